@@ -1,0 +1,66 @@
+# searchvid: only python3 (3.11+) and make are assumed. The first target that needs the
+# project creates .venv and installs searchvid with its dev extra into it.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+SV     := $(VENV)/bin/searchvid
+STAMP  := $(VENV)/.installed
+FRAME  ?= -1
+SCENES := $(basename $(notdir $(wildcard scenes/*.toml)))
+TILE_DOMAINS := railroad tictactoe quarto watersort
+
+.PHONY: setup test lint format bench videos gifs tiles clean distclean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check searchvid tests benchmarks scripts
+	$(VENV)/bin/ruff format --check searchvid tests benchmarks scripts
+	$(VENV)/bin/mypy --strict searchvid
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix searchvid tests benchmarks scripts
+	$(VENV)/bin/ruff format searchvid tests benchmarks scripts
+
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+# Tile art is committed; this regenerates it from the drawing code in each domain.
+tiles: $(STAMP)
+	@for d in $(TILE_DOMAINS); do \
+	  echo "drawing tile_assets/$$d"; \
+	  $(PY) -m searchvid.domains.$$d.art tile_assets/$$d || exit 1; \
+	done
+
+%.mp4: scenes/%.toml $(STAMP)
+	@mkdir -p renders
+	$(SV) render scenes/$*.toml -o renders/$*.mp4
+
+%.gif: scenes/%.toml $(STAMP)
+	@mkdir -p renders
+	$(SV) render scenes/$*.toml -o renders/$*.gif
+
+%.png: scenes/%.toml $(STAMP)
+	@mkdir -p renders
+	$(SV) preview scenes/$*.toml --frame=$(FRAME) -o renders/$*.png
+
+videos: $(addsuffix .mp4,$(SCENES))
+
+gifs: $(addsuffix .gif,$(SCENES))
+
+clean:
+	find renders -mindepth 1 ! -name .gitkeep -exec rm -rf {} +
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info
+	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,40 @@
+"""The ``[video]`` section of a scene."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from searchvid.errors import OptionError
+from searchvid.options import option
+
+FrameSelection = Literal["all", "leaves", "improvements", "moves"]
+Quality = Literal["draft", "default", "final"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class VideoOptions:
+    """How a search becomes a video.
+
+    The frame sequence is the same for every output format: the events selected by
+    ``frames``, every ``every``-th of them, at most ``max_frames``. ``hold_last`` is applied
+    by the encoder (MP4 repeats the last frame, GIF lengthens its delay, a PNG folder adds
+    nothing), so frame ``N`` means the same picture in every format.
+    """
+
+    fps: int = option(12, doc="Frames per second.", minimum=1, maximum=120)
+    tile_size: int = option(100, doc="Pixels per tile edge (even).", minimum=8, maximum=512)
+    max_frames: int = option(1000, doc="Stop after this many frames.", minimum=1)
+    frames: FrameSelection = option(
+        "all", doc="Which events become frames: all, leaves, improvements or moves."
+    )
+    every: int = option(1, doc="Keep every k-th selected frame.", minimum=1)
+    hold_last: float = option(2.0, doc="Seconds the final frame stays on screen.", minimum=0)
+    hud: bool = option(True, doc="Status strip under the board: algorithm, step, depth, score.")
+    quality: Quality = option(
+        "default", doc="Encoder preset: draft (fast), default, final (slow, best)."
+    )
+
+    def __post_init__(self) -> None:
+        if self.tile_size % 2:
+            raise OptionError("tile_size", f"must be even, got {self.tile_size}")

@@ -1,0 +1,170 @@
+"""The algorithm base class and the algorithm registry.
+
+An algorithm is configured by a keyword-only options dataclass (see
+:mod:`searchvid.options`), a seeded :class:`random.Random`, a value function and a
+heuristic, and turns a root node into a stream of :class:`~searchvid.search.events.Event`::
+
+    algo = make_algorithm("beam", {"width": 3}, rng=random.Random(7), value=my_value)
+    for event in algo.traverse(root):
+        ...
+
+Registering an algorithm means adding one line to ``_REGISTRY`` below; the module is imported
+only when the algorithm is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from searchvid.errors import OptionError
+from searchvid.options import build_options
+from searchvid.search.events import Event
+from searchvid.search.node import Capability, require
+from searchvid.search.values import Heuristic, ValueFunction, depth_value, zero_heuristic
+
+OptionsT = TypeVar("OptionsT")
+
+
+class Algorithm(ABC, Generic[OptionsT]):
+    """A search algorithm: a generator of events from a root node.
+
+    Subclasses set the class attributes and implement :meth:`_traverse`. They never recurse
+    on the Python stack, never print, and draw all randomness from ``self.rng``.
+
+    Attributes:
+        name: Registered name, as written in scene files.
+        aliases: Other accepted names.
+        summary: One line for ``searchvid scenes`` and the README.
+        options_type: The keyword-only options dataclass.
+        requires: Capabilities the root node must declare.
+        value_option: Name of the option field that names a value function (None: unused).
+        heuristic_option: Name of the option field that names a heuristic (None: unused).
+    """
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    summary: ClassVar[str] = ""
+    options_type: ClassVar[type[Any]]
+    requires: ClassVar[frozenset[Capability]] = frozenset()
+    value_option: ClassVar[str | None] = None
+    heuristic_option: ClassVar[str | None] = None
+
+    def __init__(
+        self,
+        options: OptionsT,
+        *,
+        rng: random.Random,
+        value: ValueFunction = depth_value,
+        heuristic: Heuristic = zero_heuristic,
+    ) -> None:
+        self.options = options
+        self.rng = rng
+        self.value = value
+        self.heuristic = heuristic
+
+    def check(self, root: Any) -> None:
+        """Raise :class:`~searchvid.errors.CapabilityError` if ``root`` lacks a capability."""
+        require(root, self.requires, algorithm=self.name)
+
+    def traverse(self, root: Any) -> Iterator[Event]:
+        """Check capabilities at once, then return the event stream from ``root``."""
+        self.check(root)
+        return self._traverse(root)
+
+    @abstractmethod
+    def _traverse(self, root: Any) -> Iterator[Event]:
+        """The event stream; called after the capability check."""
+
+
+# name -> "module:Class" (aliases are declared on the classes and resolved below)
+_REGISTRY: dict[str, str] = {
+    "backtracking": "searchvid.search.algorithms.backtracking:Backtracking",
+    "breadth-first": "searchvid.search.algorithms.frontier:BreadthFirst",
+    "beam": "searchvid.search.algorithms.frontier:BeamSearch",
+    "best-first": "searchvid.search.algorithms.frontier:BestFirst",
+    "astar": "searchvid.search.algorithms.frontier:AStar",
+    "random-walk": "searchvid.search.algorithms.random_walk:RandomWalk",
+    "mcts": "searchvid.search.algorithms.mcts:Mcts",
+    "minimax": "searchvid.search.algorithms.minimax:Minimax",
+}
+_ALIASES: dict[str, str] = {"depth-first": "backtracking", "a-star": "astar"}
+
+
+def algorithm_names() -> list[str]:
+    """Registered algorithm names (without aliases), sorted."""
+    return sorted(_REGISTRY)
+
+
+def algorithm_class(name: str) -> type[Algorithm[Any]]:
+    """The class registered under ``name`` or one of its aliases.
+
+    Raises:
+        OptionError: With key ``algorithm`` and the list of known names.
+    """
+    canonical = _ALIASES.get(name, name)
+    if canonical not in _REGISTRY:
+        known = ", ".join(algorithm_names())
+        raise OptionError("algorithm", f"unknown algorithm {name!r}; known: {known}")
+    module_name, _, class_name = _REGISTRY[canonical].partition(":")
+    cls: type[Algorithm[Any]] = getattr(importlib.import_module(module_name), class_name)
+    return cls
+
+
+def make_algorithm(
+    name: str,
+    table: Mapping[str, Any],
+    *,
+    rng: random.Random,
+    values: Mapping[str, ValueFunction] | None = None,
+    heuristics: Mapping[str, Heuristic] | None = None,
+    default_value: str | None = None,
+    default_heuristic: str | None = None,
+) -> Algorithm[Any]:
+    """Build a registered algorithm from its option table.
+
+    Args:
+        name: Algorithm name or alias.
+        table: Its options (the scene's ``[search]`` table without ``algorithm``).
+        rng: The seeded random source it will own.
+        values: Value functions by name (the domain's, plus generic ones).
+        heuristics: Heuristics by name.
+        default_value: Used when the value option is absent or None.
+        default_heuristic: Used when the heuristic option is absent or None.
+
+    Raises:
+        OptionError: Bad options, or a value function / heuristic name that is not offered.
+    """
+    cls = algorithm_class(name)
+    options = build_options(cls.options_type, table, ignore=("algorithm",))
+    value = _pick(cls.value_option, options, values or {}, default_value, "value function")
+    heuristic = _pick(
+        cls.heuristic_option, options, heuristics or {}, default_heuristic, "heuristic"
+    )
+    return cls(
+        options,
+        rng=rng,
+        value=value if value is not None else depth_value,
+        heuristic=heuristic if heuristic is not None else zero_heuristic,
+    )
+
+
+def _pick(
+    field: str | None,
+    options: Any,
+    offered: Mapping[str, Any],
+    default: str | None,
+    what: str,
+) -> Any:
+    if field is None:
+        return None
+    chosen = getattr(options, field) or default
+    if chosen is None:
+        return None
+    if chosen not in offered:
+        known = ", ".join(sorted(offered)) or "none"
+        raise OptionError(field, f"unknown {what} {chosen!r}; this domain offers: {known}")
+    return offered[chosen]

@@ -1,0 +1,131 @@
+"""The node contract: what a search algorithm may ask of a state.
+
+A node is an immutable, hashable state with ``children()``. Everything else is an optional
+capability that a domain *declares* on its node class::
+
+    class Board:
+        CAPABILITIES = frozenset({Capability.TERMINAL, Capability.KEY})
+
+Algorithms state what they need (:attr:`Algorithm.requires`) and call :func:`require` before
+they start, so a domain lacking a capability fails at once with a message that names it.
+
+Conventions for the capabilities:
+
+- ``is_terminal() -> bool``: the game is over. Without this capability, a node with no
+  children is terminal.
+- ``to_move -> int``: the player to move, 0 (first player) or 1; two-player games only.
+- ``reward() -> float``: at terminal nodes, the outcome in [0, 1] **for player 0** (1 win,
+  0.5 draw, 0 loss); one-player domains give their own reward in [0, 1] (1 = solved).
+- ``key() -> Hashable``: a transposition key; equal keys mean interchangeable states (for
+  example Water Sort states that differ only in tube order).
+- ``filtered_children() -> Sequence[node]``: the subset of children an agent should consider
+  (e.g. Quarto's "take a win at once, never hand over a winning piece"); never empty when
+  ``children()`` is not.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, Protocol, Self, runtime_checkable
+
+from searchvid.errors import CapabilityError
+
+
+class Capability(enum.Enum):
+    """Optional node capabilities beyond ``children()``."""
+
+    TERMINAL = "is_terminal"
+    TO_MOVE = "to_move"
+    REWARD = "reward"
+    KEY = "key"
+    FILTERED_CHILDREN = "filtered_children"
+
+    @property
+    def description(self) -> str:
+        """What the capability means, for error messages."""
+        return _DESCRIPTIONS[self]
+
+
+_DESCRIPTIONS = {
+    Capability.TERMINAL: "is_terminal() (knows when the game is over)",
+    Capability.TO_MOVE: "to_move (a two-player turn order)",
+    Capability.REWARD: "reward() (a terminal outcome in [0, 1])",
+    Capability.KEY: "key() (a transposition key)",
+    Capability.FILTERED_CHILDREN: "filtered_children() (tactical move filtering)",
+}
+
+
+@runtime_checkable
+class Node(Protocol):
+    """An immutable, hashable search state."""
+
+    def __hash__(self) -> int: ...
+
+    def children(self) -> Iterable[Self]:
+        """The states reachable in one move, in a deterministic order."""
+        ...
+
+
+class TerminalNode(Node, Protocol):
+    """A node that knows when the game is over."""
+
+    def is_terminal(self) -> bool: ...
+
+
+class RewardNode(TerminalNode, Protocol):
+    """A node with a terminal outcome in [0, 1] (for player 0 in two-player games)."""
+
+    def reward(self) -> float: ...
+
+
+class TwoPlayerNode(RewardNode, Protocol):
+    """A node of a two-player, zero-sum game."""
+
+    @property
+    def to_move(self) -> int: ...
+
+
+class KeyedNode(Node, Protocol):
+    """A node with a transposition key."""
+
+    def key(self) -> Hashable: ...
+
+
+class FilteredNode(Node, Protocol):
+    """A node that can narrow its children to the tactically sensible ones."""
+
+    def filtered_children(self) -> Sequence[Self]: ...
+
+
+def capabilities_of(node: object) -> frozenset[Capability]:
+    """The capabilities a node's class declares in ``CAPABILITIES``."""
+    declared: frozenset[Capability] = getattr(type(node), "CAPABILITIES", frozenset())
+    return frozenset(declared)
+
+
+def require(node: object, needed: Iterable[Capability], *, algorithm: str) -> None:
+    """Fail at once when ``node`` lacks a capability ``algorithm`` needs.
+
+    Raises:
+        CapabilityError: Naming the algorithm, the node type and the missing capability.
+    """
+    missing = [c for c in needed if c not in capabilities_of(node)]
+    if missing:
+        what = "; ".join(c.description for c in missing)
+        kind = type(node).__name__
+        raise CapabilityError(f"algorithm '{algorithm}' needs {what}, which {kind} lacks")
+
+
+def is_terminal(node: Any) -> bool:
+    """Whether ``node`` is terminal: ``is_terminal()`` where declared, else no children."""
+    if Capability.TERMINAL in capabilities_of(node):
+        return bool(node.is_terminal())
+    return next(iter(node.children()), None) is None
+
+
+def key_of(node: Any) -> Hashable:
+    """The transposition key of ``node``: ``key()`` where declared, else the node itself."""
+    if Capability.KEY in capabilities_of(node):
+        return node.key()  # type: ignore[no-any-return]
+    return node  # type: ignore[no-any-return]
