@@ -44,14 +44,16 @@ def option(
     """Declare an option field.
 
     Args:
-        default: The default value; omit for a required option. Tuples and mappings are
-            immutable defaults, so no ``default_factory`` is needed.
+        default: The default value; omit for a required option. A dict or list default is
+            handed out through a factory (callers must not mutate it).
         doc: One line for the scene reference.
         minimum: Smallest allowed number (inclusive).
         maximum: Largest allowed number (inclusive).
         choices: Allowed values where the type alone does not say (prefer ``Literal``).
     """
     metadata = {"doc": doc, "minimum": minimum, "maximum": maximum, "choices": choices}
+    if isinstance(default, dict | list):  # mutable: hand out the same value via a factory
+        return dataclasses.field(default_factory=lambda: default, metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
 
 
@@ -59,7 +61,12 @@ def option_docs(cls: type[Any]) -> list[tuple[str, str, Any]]:
     """Return ``(name, doc, default)`` for each option of an options dataclass."""
     result = []
     for f in dataclasses.fields(cls):
-        default = None if f.default is dataclasses.MISSING else f.default
+        if f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = None
         result.append((f.name, str(f.metadata.get("doc", "")), default))
     return result
 

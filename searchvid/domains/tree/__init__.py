@@ -1,0 +1,57 @@
+"""The ``tree`` domain: an explicit tree given inline in the scene."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from searchvid.domains.base import Domain
+from searchvid.domains.tree.rules import Tree, TreeNode
+from searchvid.options import option
+from searchvid.render.view import View
+
+_SEED_TREE: Mapping[str, Any] = {
+    "Algorithms": {
+        "Breadth-First": {},
+        "Depth-First": {"Backtracking": {}, "Beam Search": {}},
+        "Other": {"Monte Carlo Tree Search": {}},
+    }
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TreeOptions:
+    """Options of the ``tree`` domain."""
+
+    root: str = option("Root", doc="The root's label.")
+    children: Mapping[str, Any] = option(
+        _SEED_TREE,
+        doc="Nested tables, one per child, in order; an empty table is a leaf.",
+    )
+
+    def __post_init__(self) -> None:
+        Tree.from_mapping(self.root, self.children)  # raises OptionError naming the child
+
+
+class TreeDomain(Domain):
+    """An explicit tree; by default the seed's "Algorithms" tree."""
+
+    name = "tree"
+    summary = "An explicit tree written inline in the scene."
+    options_type = TreeOptions
+
+    def __init__(self, options: TreeOptions) -> None:
+        super().__init__(options)
+        self.tree = Tree.from_mapping(options.root, options.children)
+
+    def root(self) -> TreeNode:
+        return TreeNode(self.tree)
+
+    def view(self) -> View:
+        from searchvid.domains.tree.view import TreeView
+
+        return TreeView(self.tree)
+
+    def label(self, node: Any) -> str:
+        return str(node.label)
