@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from searchvid.errors import OptionError
@@ -28,12 +28,18 @@ from searchvid.search.values import Heuristic, ValueFunction, depth_value, zero_
 
 OptionsT = TypeVar("OptionsT")
 
+GoalTest = Callable[[Any], bool]
+"""Whether a node reaches the domain's goal (a solved puzzle); None where there is no goal."""
+
 
 class Algorithm(ABC, Generic[OptionsT]):
     """A search algorithm: a generator of events from a root node.
 
     Subclasses set the class attributes and implement :meth:`_traverse`. They never recurse
     on the Python stack, never print, and draw all randomness from ``self.rng``.
+    ``self.value`` ranks nodes (higher is better; IMPROVE events report it), ``self.heuristic``
+    estimates moves to a goal, and ``self.goal`` (None for goal-less domains) tells
+    algorithms that stop at a goal when they have reached one.
 
     Attributes:
         name: Registered name, as written in scene files.
@@ -60,11 +66,13 @@ class Algorithm(ABC, Generic[OptionsT]):
         rng: random.Random,
         value: ValueFunction = depth_value,
         heuristic: Heuristic = zero_heuristic,
+        goal: GoalTest | None = None,
     ) -> None:
         self.options = options
         self.rng = rng
         self.value = value
         self.heuristic = heuristic
+        self.goal = goal
 
     def check(self, root: Any) -> None:
         """Raise :class:`~searchvid.errors.CapabilityError` if ``root`` lacks a capability."""
@@ -123,6 +131,7 @@ def make_algorithm(
     heuristics: Mapping[str, Heuristic] | None = None,
     default_value: str | None = None,
     default_heuristic: str | None = None,
+    goal: GoalTest | None = None,
 ) -> Algorithm[Any]:
     """Build a registered algorithm from its option table.
 
@@ -134,6 +143,7 @@ def make_algorithm(
         heuristics: Heuristics by name.
         default_value: Used when the value option is absent or None.
         default_heuristic: Used when the heuristic option is absent or None.
+        goal: The domain's goal test, for algorithms that stop at a goal (None: no goal).
 
     Raises:
         OptionError: Bad options, or a value function / heuristic name that is not offered.
@@ -149,6 +159,7 @@ def make_algorithm(
         rng=rng,
         value=value if value is not None else depth_value,
         heuristic=heuristic if heuristic is not None else zero_heuristic,
+        goal=goal,
     )
 
 

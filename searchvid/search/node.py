@@ -21,11 +21,17 @@ Conventions for the capabilities:
 - ``filtered_children() -> Sequence[node]``: the subset of children an agent should consider
   (e.g. Quarto's "take a win at once, never hand over a winning piece"); never empty when
   ``children()`` is not.
+- ``random_child(rng) -> node | None``: one child drawn uniformly at random with
+  ``rng: random.Random``, or None when there is none, without building every child (rollouts
+  and random walks on boards with hundreds of moves). It must draw the same child as
+  ``rng.choice(list(children()))`` would only if the domain says so; what matters is that it
+  is uniform and deterministic for a given rng state.
 """
 
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
@@ -40,6 +46,7 @@ class Capability(enum.Enum):
     REWARD = "reward"
     KEY = "key"
     FILTERED_CHILDREN = "filtered_children"
+    RANDOM_CHILD = "random_child"
 
     @property
     def description(self) -> str:
@@ -53,6 +60,7 @@ _DESCRIPTIONS = {
     Capability.REWARD: "reward() (a terminal outcome in [0, 1])",
     Capability.KEY: "key() (a transposition key)",
     Capability.FILTERED_CHILDREN: "filtered_children() (tactical move filtering)",
+    Capability.RANDOM_CHILD: "random_child(rng) (draws one child without listing all)",
 }
 
 
@@ -98,6 +106,12 @@ class FilteredNode(Node, Protocol):
     def filtered_children(self) -> Sequence[Self]: ...
 
 
+class RandomChildNode(Node, Protocol):
+    """A node that can draw one random child cheaply."""
+
+    def random_child(self, rng: random.Random) -> Self | None: ...
+
+
 def capabilities_of(node: object) -> frozenset[Capability]:
     """The capabilities a node's class declares in ``CAPABILITIES``."""
     declared: frozenset[Capability] = getattr(type(node), "CAPABILITIES", frozenset())
@@ -122,6 +136,17 @@ def is_terminal(node: Any) -> bool:
     if Capability.TERMINAL in capabilities_of(node):
         return bool(node.is_terminal())
     return next(iter(node.children()), None) is None
+
+
+def random_child(node: Any, rng: random.Random) -> Any:
+    """One child of ``node`` drawn uniformly with ``rng``, or None when it has none.
+
+    Uses the node's ``random_child`` where declared, else lists the children.
+    """
+    if Capability.RANDOM_CHILD in capabilities_of(node):
+        return node.random_child(rng)
+    kids = list(node.children())
+    return rng.choice(kids) if kids else None
 
 
 def key_of(node: Any) -> Hashable:
