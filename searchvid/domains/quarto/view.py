@@ -1,0 +1,76 @@
+"""Draws a Quarto position: the board, the piece in hand and the reserve of pieces.
+
+The grid is 4 rows by 9 columns: the board in columns 0-3; column 4 is a gap with the hand
+slot in row 1 (coloured for the player who holds the piece, or at the end for the winner, or
+split for a draw); columns 5-8 are the reserve, where piece ``p`` keeps its own slot (row
+``p // 4``, column ``5 + p % 4``) until it leaves the reserve.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from searchvid.domains.quarto.art import GROUNDS, TILE_NAMES, piece_tile
+from searchvid.domains.quarto.rules import DRAW, P1_WON, PIECES, QuartoState
+from searchvid.render.view import TileGrid, TileSet
+
+ROWS, COLS = 4, 9
+"""Shape of every grid."""
+HAND_CELL = (1, 4)
+"""Row and column of the hand slot."""
+RESERVE_COLUMN = 5
+"""Column of the reserve's first slot."""
+
+_TILESET = TileSet(names=TILE_NAMES, folder="quarto")
+_ID = {name: i for i, name in enumerate(TILE_NAMES)}
+# _PIECE[ground][piece]: tile id of the piece on that ground
+_PIECE = {g: [_ID[piece_tile(p, g)] for p in range(PIECES)] for g in GROUNDS}
+
+
+class QuartoView:
+    """Board, hand slot and reserve of a Quarto position; last placement and win highlighted."""
+
+    @property
+    def tileset(self) -> TileSet:
+        """The Quarto tiles."""
+        return _TILESET
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(4, 9)``."""
+        return (ROWS, COLS)
+
+    def grid(self, node: Any) -> TileGrid:
+        """The tiles of ``node``, a :class:`~searchvid.domains.quarto.rules.QuartoState`."""
+        state: QuartoState = node
+        tiles = np.full((ROWS, COLS), _ID["gutter"], dtype=np.int16)
+        winning = state.winning_cells()
+        for cell in range(PIECES):
+            piece = state.piece_at(cell)
+            if piece < 0:
+                tile = _ID["board"]
+            elif winning >> cell & 1:
+                tile = _PIECE["win"][piece]
+            elif cell == state.last:
+                tile = _PIECE["last"][piece]
+            else:
+                tile = _PIECE["board"][piece]
+            tiles[cell // 4, cell % 4] = tile
+        for piece in range(PIECES):
+            on_hold = state.pool >> piece & 1
+            tile = _PIECE["reserve"][piece] if on_hold else _ID["reserve"]
+            tiles[piece // 4, RESERVE_COLUMN + piece % 4] = tile
+        tiles[HAND_CELL] = self._hand(state)
+        return tiles
+
+    @staticmethod
+    def _hand(state: QuartoState) -> int:
+        if state.hand >= 0:
+            return _PIECE[f"hand{state.to_move}"][state.hand]
+        if state.status == DRAW:
+            return _ID["hand"]
+        if state.status == P1_WON:
+            return _ID["hand1"]
+        return _ID["hand0"]  # player 0 won, or opens by choosing

@@ -1,0 +1,251 @@
+"""Draws the Railroad Ink tiles: ``python -m searchvid.domains.railroad.art OUTDIR``.
+
+Every tile of the view (:data:`view.TILE_NAMES`) is drawn at 100x100 pixels from the small
+fixed :data:`PALETTE`, without anti-aliasing. Shapes are computed on a 50x50 grid of 2x2-pixel
+blocks and then doubled, so every colour edge lies on even pixel coordinates (yuv420p
+subsamples chroma in 2x2 blocks, so the video keeps the colours exact) and every route meets
+the tile edge at the same place, so routes continue seamlessly from tile to tile.
+
+Roads are dark grey bands with a white dashed centre line; rails are two black rails on brown
+ties; a station is a red building on black; the overpass carries the road over the rail on a
+bridge; exits are orange arrows pointing off the board.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from PIL import Image
+
+from searchvid.domains.railroad.tiles import TILES, ExitKind, Group, Side, Transport
+from searchvid.domains.railroad.view import TILE_NAMES
+
+__all__ = ["PALETTE", "TILE_SIZE", "draw_tile", "main", "tile_pixels", "write_tiles"]
+
+TILE_SIZE = 100
+"""Edge of a drawn tile in pixels."""
+
+_B = TILE_SIZE // 2  # blocks per edge
+_MID = _B / 2  # centre line, in blocks
+
+PALETTE: tuple[tuple[int, int, int], ...] = (
+    (244, 241, 232),  # 0 paper: interior cells
+    (200, 194, 180),  # 1 grid lines
+    (214, 205, 182),  # 2 border cells
+    (70, 70, 76),  # 3 road
+    (250, 250, 250),  # 4 road centre line
+    (24, 24, 24),  # 5 rails, outlines, bridge parapets
+    (140, 92, 48),  # 6 rail ties
+    (198, 46, 38),  # 7 station
+    (236, 132, 20),  # 8 exit arrow
+    (40, 150, 72),  # 9 open-position marker
+)
+"""Every colour the tiles use (index = palette entry)."""
+
+_PAPER, _GRID, _BORDER, _ROAD, _LINE, _BLACK, _TIE, _STATION, _EXIT, _OPEN = range(10)
+
+Canvas = npt.NDArray[np.uint8]
+Field = npt.NDArray[np.float64]
+Mask = npt.NDArray[np.bool_]
+
+# Block-centre coordinates, in blocks.
+_Y, _X = np.mgrid[0:_B, 0:_B].astype(np.float64) + 0.5
+
+_ROAD_HALF = 7.0  # half width of the road band
+_RAIL_AT = 4.0  # outer edge of the two rails, +- this offset
+_TIE_HALF = 6.5  # half length of a tie
+
+
+def _dash(t: Field) -> Mask:
+    """The centre-line dashes along a route coordinate ``t`` (symmetric about 0 and 50)."""
+    phase = np.mod(t, 5.0)
+    return (phase >= 1.0) & (phase < 4.0)
+
+
+def _tie(t: Field) -> Mask:
+    phase = np.mod(t, 5.0)
+    return (phase >= 1.5) & (phase < 3.5)
+
+
+def _along(side: Side) -> tuple[Field, Field]:
+    """``(u, v)``: distance from ``side``'s edge into the tile, and offset across the route."""
+    if side is Side.N:
+        return _Y, _X - _MID
+    if side is Side.S:
+        return _B - _Y, _X - _MID
+    if side is Side.W:
+        return _X, _Y - _MID
+    return _B - _X, _Y - _MID
+
+
+def _curve(a: Side, b: Side) -> tuple[Field, Field]:
+    """``(t, v)`` for a quarter circle joining adjacent sides ``a`` and ``b``."""
+    corner_x = _B if Side.E in (a, b) else 0
+    corner_y = _B if Side.S in (a, b) else 0
+    dx, dy = np.abs(_X - corner_x), np.abs(_Y - corner_y)
+    v = np.hypot(dx, dy) - _MID
+    t = np.arctan2(dy, dx) / (math.pi / 2) * _B
+    return t, v
+
+
+def _paint_road(canvas: Canvas, t: Field, v: Field, extent: Mask, dashes: Mask) -> None:
+    canvas[extent & (np.abs(v) < _ROAD_HALF)] = _ROAD
+    canvas[extent & dashes & (np.abs(v) < 1.0) & _dash(t)] = _LINE
+
+
+def _paint_rail(canvas: Canvas, t: Field, v: Field, extent: Mask, ties: Mask) -> None:
+    canvas[extent & ties & (np.abs(v) < _TIE_HALF) & _tie(t)] = _TIE
+    off = np.abs(v)
+    canvas[extent & (off > _RAIL_AT - 1.0) & (off < _RAIL_AT + 0.6)] = _BLACK
+
+
+def _paint(canvas: Canvas, transport: Transport, t: Field, v: Field, extent: Mask) -> None:
+    everywhere = np.ones_like(extent)
+    if transport is Transport.ROAD:
+        _paint_road(canvas, t, v, extent, everywhere)
+    else:
+        _paint_rail(canvas, t, v, extent, everywhere)
+
+
+def _paint_stub(canvas: Canvas, side: Side, transport: Transport) -> None:
+    """A route from ``side`` to the centre of the tile (T junctions, crosses, stations)."""
+    u, v = _along(side)
+    if transport is Transport.ROAD:
+        _paint_road(canvas, u, v, u < _MID + _ROAD_HALF, u < _MID - _ROAD_HALF)
+    else:
+        _paint_rail(canvas, u, v, u < _MID + _RAIL_AT + 0.6, u < _MID)
+
+
+def _paint_group(canvas: Canvas, group: Group) -> None:
+    pairs = sorted(group)
+    transports = {t for _, t in pairs}
+    if len(pairs) == 2 and len(transports) == 1:
+        (a, transport), (b, _) = pairs
+        everywhere = np.ones((_B, _B), dtype=bool)
+        if a.opposite is b:
+            u, v = _along(a)
+            _paint(canvas, transport, u, v, everywhere)
+        else:
+            t, v = _curve(a, b)
+            _paint(canvas, transport, t, v, v > -_MID)
+        return
+    # Junctions: rails first so that roads cross over them cleanly.
+    for side, transport in sorted(pairs, key=lambda p: (-p[1], p[0])):
+        _paint_stub(canvas, side, transport)
+    if len(transports) > 1:
+        _paint_station(canvas)
+
+
+def _paint_station(canvas: Canvas) -> None:
+    box = (np.abs(_X - _MID) < 9) & (np.abs(_Y - _MID) < 9)
+    canvas[box] = _BLACK
+    canvas[(np.abs(_X - _MID) < 8) & (np.abs(_Y - _MID) < 8)] = _STATION
+    canvas[(np.abs(_X - _MID) < 2) & (_Y - _MID > 3) & (_Y - _MID < 8)] = _BLACK  # a door
+
+
+def _paint_bridge(canvas: Canvas, road: Group) -> None:
+    """The road group of an overpass, carried on a bridge over the rail."""
+    side = min(s for s, _ in road)
+    u, v = _along(side)
+    span = np.abs(u - _MID) < 10
+    off = np.abs(v)
+    canvas[span & (off < _ROAD_HALF + 2)] = _PAPER
+    canvas[span & (off >= _ROAD_HALF) & (off < _ROAD_HALF + 1)] = _BLACK
+    _paint(canvas, Transport.ROAD, u, v, np.ones((_B, _B), dtype=bool))
+
+
+def _cell_canvas() -> Canvas:
+    canvas = np.full((_B, _B), _PAPER, dtype=np.uint8)
+    canvas[[0, -1], :] = _GRID
+    canvas[:, [0, -1]] = _GRID
+    return canvas
+
+
+def _tile_blocks(groups: tuple[Group, ...]) -> Canvas:
+    canvas = _cell_canvas()
+    if len(groups) == 1:
+        _paint_group(canvas, groups[0])
+        return canvas
+    # An overpass: the rail below, the road bridged over it.
+    lower = [g for g in groups if all(t is Transport.RAIL for _, t in g)]
+    upper = [g for g in groups if g not in lower]
+    for group in lower:
+        _paint_group(canvas, group)
+    for group in upper:
+        _paint_bridge(canvas, group)
+    return canvas
+
+
+def _exit_blocks(kind: ExitKind) -> Canvas:
+    canvas = np.full((_B, _B), _BORDER, dtype=np.uint8)
+    u, v = _along(kind.side)
+    arrow = (u >= 22) & (u < 44) & (np.abs(v) < (44 - u) * 0.6)
+    canvas[arrow] = _EXIT
+    stub = u < 24
+    if kind.transport is Transport.ROAD:
+        _paint_road(canvas, u, v, stub, stub)
+    else:
+        _paint_rail(canvas, u, v, stub, stub)
+    return canvas
+
+
+def _open_blocks() -> Canvas:
+    canvas = _cell_canvas()
+    r = np.hypot(_X - _MID, _Y - _MID)
+    canvas[(r >= 7) & (r < 10)] = _OPEN
+    canvas[r < 3] = _OPEN
+    return canvas
+
+
+def tile_pixels(name: str) -> Canvas:
+    """The palette indices of tile ``name``, shape (100, 100)."""
+    if name == "empty":
+        blocks = np.full((_B, _B), _BORDER, dtype=np.uint8)
+    elif name == "empty-cell":
+        blocks = _cell_canvas()
+    elif name == "open":
+        blocks = _open_blocks()
+    elif name.startswith("exit-"):
+        blocks = _exit_blocks(ExitKind(name))
+    else:
+        tile = next((t for t in TILES if t.name == name), None)
+        if tile is None:
+            raise ValueError(f"unknown railroad tile {name!r}")
+        blocks = _tile_blocks(tile.groups)
+    return np.repeat(np.repeat(blocks, 2, axis=0), 2, axis=1)
+
+
+def draw_tile(name: str) -> Image.Image:
+    """Tile ``name`` as a 100x100 RGB image."""
+    lut = np.array(PALETTE, dtype=np.uint8)
+    return Image.fromarray(lut[tile_pixels(name)])
+
+
+def write_tiles(folder: Path) -> list[Path]:
+    """Draw every tile of the view to ``folder/<name>.png``; returns the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in TILE_NAMES:
+        path = folder / f"{name}.png"
+        draw_tile(name).save(path, format="PNG", optimize=False)
+        paths.append(path)
+    return paths
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: ``python -m searchvid.domains.railroad.art OUTDIR``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1:
+        sys.stderr.write("usage: python -m searchvid.domains.railroad.art OUTDIR\n")
+        return 2
+    write_tiles(Path(args[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

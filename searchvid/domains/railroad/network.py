@@ -1,0 +1,343 @@
+"""Connectivity and scoring: networks of tiles and exits, cluster sizes, the game's score.
+
+Networks follow connection groups (seed 001): two neighbouring cells are joined when both
+sides of their common edge carry the same transport, and inside a cell only the sides of one
+group are joined, so an overpass keeps its road and its rail apart while a station joins
+them. Networks are found with a union-find over ``(cell, group)`` nodes, not by enumerating
+paths, so a board costs one pass over its 112 inner edges.
+
+The game's score (the real game's scoring, played with unlimited tiles):
+
+- each network scores by the number of exits it joins: 2->4, 3->8, 4->12, … 11->40, 12->45;
+- the longest road and the longest rail: 1 point per cell of the longest path that never
+  visits a cell twice (stations do not interrupt a route);
+- 1 point per occupied cell of the 3x3 centre;
+- -1 per *error*: a route end that leads nowhere. As in the real rules, an end that meets
+  the outer edge of the board is not an error, whether an exit is there or not. An end that
+  leads into an empty interior cell is one (the placement rules never let a route run into a
+  blank side, so that case does not arise in play, but it is counted as an error too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from searchvid.domains.railroad.grid import (
+    CENTRE,
+    EXIT_CELLS,
+    FACING,
+    INTERIOR,
+    NEIGHBOURS,
+    OFFSETS,
+    SIZE,
+)
+from searchvid.domains.railroad.tiles import CODE_COUNT, EMPTY, Transport, code_groups
+
+__all__ = [
+    "EXIT_POINTS",
+    "Network",
+    "Score",
+    "cluster_sizes",
+    "exit_roots",
+    "game_score",
+    "largest_network",
+    "longest_route",
+    "networks",
+]
+
+EXIT_POINTS: tuple[int, ...] = (0, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 45)
+"""Points of a network by the number of exits it joins (index = exits)."""
+
+_NODES = SIZE * SIZE * 2  # two groups at most per cell
+
+
+def _group_table() -> tuple[tuple[int, int, int, int], ...]:
+    """``GROUP[code][side]``: index of the group holding ``side``, or -1."""
+    table = []
+    for code in range(CODE_COUNT):
+        row = [-1, -1, -1, -1]
+        for index, group in enumerate(code_groups(code)):
+            for side, _ in group:
+                row[side] = index
+        table.append((row[0], row[1], row[2], row[3]))
+    return tuple(table)
+
+
+GROUP: tuple[tuple[int, int, int, int], ...] = _group_table()
+
+
+def _transport_table() -> tuple[tuple[int, int, int, int], ...]:
+    table = []
+    for code in range(CODE_COUNT):
+        row = [0, 0, 0, 0]
+        for group in code_groups(code):
+            for side, transport in group:
+                row[side] = int(transport)
+        table.append((row[0], row[1], row[2], row[3]))
+    return tuple(table)
+
+
+SIDES: tuple[tuple[int, int, int, int], ...] = _transport_table()
+"""``SIDES[code]``: transport per side N, E, S, W (0 none, 1 road, 2 rail)."""
+
+
+def _link_table(side: int) -> tuple[tuple[int, int] | None, ...]:
+    """``LINK[a * CODE_COUNT + b]``: the joined group pair when ``b`` lies across ``side`` of
+    ``a`` and both carry the same transport over the common edge, else None."""
+    opposite = (side + 2) % 4
+    table: list[tuple[int, int] | None] = []
+    for a in range(CODE_COUNT):
+        for b in range(CODE_COUNT):
+            ta, tb = SIDES[a][side], SIDES[b][opposite]
+            joined = ta != 0 and ta == tb
+            table.append((GROUP[a][side], GROUP[b][opposite]) if joined else None)
+    return tuple(table)
+
+
+_LINK_E = _link_table(1)
+_LINK_S = _link_table(2)
+
+
+def _edges_from() -> tuple[
+    tuple[int, tuple[tuple[int, tuple[tuple[int, int] | None, ...]], ...]], ...
+]:
+    """Per cell, row-major: the inner edges to its east and south neighbours, with the link
+    table of each. Inner edges have an interior cell on at least one side."""
+    result = []
+    for r in range(SIZE):
+        for c in range(SIZE):
+            edges = []
+            if 1 <= r <= SIZE - 2 and c <= SIZE - 2:
+                edges.append((r * SIZE + c + 1, _LINK_E))
+            if 1 <= c <= SIZE - 2 and r <= SIZE - 2:
+                edges.append(((r + 1) * SIZE + c, _LINK_S))
+            if edges:
+                result.append((r * SIZE + c, tuple(edges)))
+    return tuple(result)
+
+
+_EDGES_FROM = _edges_from()
+
+
+def _union_find(cells: bytes) -> list[int]:
+    """Parent array over ``cell * 2 + group`` nodes, fully linked."""
+    parent = list(range(_NODES))
+    k = CODE_COUNT
+    for a, edges in _EDGES_FROM:
+        code = cells[a]
+        if not code:
+            continue
+        row = code * k
+        for b, table in edges:
+            link = table[row + cells[b]]
+            if link is None:
+                continue
+            x, y = a * 2 + link[0], b * 2 + link[1]
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            while parent[y] != y:
+                parent[y] = parent[parent[y]]
+                y = parent[y]
+            if x != y:
+                parent[max(x, y)] = min(x, y)
+    return parent
+
+
+def _find(parent: list[int], x: int) -> int:
+    while parent[x] != x:
+        x = parent[x]
+    return x
+
+
+def exit_roots(cells: bytes) -> tuple[int, ...]:
+    """For each exit (in :data:`grid.EXIT_CELLS` order), an id of the network it belongs to.
+
+    Two exits share an id exactly when a network joins them.
+    """
+    parent = _union_find(cells)
+    return tuple(_find(parent, cell * 2) for cell in EXIT_CELLS)
+
+
+def cluster_sizes(cells: bytes) -> list[int]:
+    """Exits per network, for networks joining at least two exits, largest first (seed 001)."""
+    counts: dict[int, int] = {}
+    for root in exit_roots(cells):
+        counts[root] = counts.get(root, 0) + 1
+    return sorted((n for n in counts.values() if n >= 2), reverse=True)
+
+
+def largest_network(cells: bytes) -> int:
+    """Exits in the largest network, or 0 when no network joins two exits."""
+    sizes = cluster_sizes(cells)
+    return sizes[0] if sizes else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Network:
+    """A network holding at least one exit, seen from the search's point of view.
+
+    Attributes:
+        exits: Indices (into :data:`grid.EXIT_CELLS`) of the exits it joins, ascending.
+        open_cells: Empty interior cells its routes lead into where some tile still fits,
+            ascending: the places it can grow.
+        dead_ends: Route ends leading into empty cells that no tile fits any more.
+    """
+
+    exits: tuple[int, ...]
+    open_cells: tuple[int, ...]
+    dead_ends: int
+
+    @property
+    def alive(self) -> bool:
+        """Whether the network can still grow."""
+        return bool(self.open_cells)
+
+
+def networks(cells: bytes, choices: Sequence[Sequence[int]]) -> list[Network]:
+    """The networks that hold an exit, ordered by their first exit.
+
+    Args:
+        cells: The board's bytes.
+        choices: The tile set's table of fitting tiles per constraint key, which tells open
+            cells that can still be filled from those that cannot.
+    """
+    parent = _union_find(cells)
+    exits: dict[int, list[int]] = {}
+    for index, cell in enumerate(EXIT_CELLS):
+        x = cell * 2
+        while parent[x] != x:
+            x = parent[x]
+        exits.setdefault(x, []).append(index)
+    open_cells: dict[int, set[int]] = {root: set() for root in exits}
+    dead: dict[int, int] = dict.fromkeys(exits, 0)
+    f0, f1, f2, f3 = FACING
+    for c, n, e, s, w in NEIGHBOURS:
+        if cells[c]:
+            continue
+        key = f0[cells[n]] | f1[cells[e]] | f2[cells[s]] | f3[cells[w]]
+        leading_in = _ROUTE_SIDES[key]
+        if not leading_in:
+            continue
+        fillable = bool(choices[key])
+        around = (n, e, s, w)
+        for d in leading_in:
+            other = around[d]
+            x = other * 2 + _FACING_GROUP[d][cells[other]]
+            while parent[x] != x:
+                x = parent[x]
+            if x not in exits:
+                continue  # a floating route (the far side of an overpass)
+            if fillable:
+                open_cells[x].add(c)
+            else:
+                dead[x] += 1
+    return [Network(tuple(exits[r]), tuple(sorted(open_cells[r])), dead[r]) for r in exits]
+
+
+_ROUTE_SIDES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(d for d in range(4) if (key >> (2 * d)) & 3 in (1, 2)) for key in range(256)
+)
+"""Sides of a cell with constraint ``key`` across which a route leads in."""
+
+_FACING_GROUP: tuple[tuple[int, ...], ...] = tuple(
+    tuple(max(GROUP[code][(d + 2) % 4], 0) for code in range(CODE_COUNT)) for d in range(4)
+)
+"""``_FACING_GROUP[d][code]``: group of a neighbour across side ``d`` that faces the cell."""
+
+
+def _route_graph(cells: bytes, transport: int) -> dict[int, list[int]]:
+    """Adjacency of interior cells joined by ``transport`` across their common edges."""
+    graph: dict[int, list[int]] = {}
+    for c in INTERIOR:
+        sides = SIDES[cells[c]]
+        if transport not in sides:
+            continue
+        links = graph.setdefault(c, [])
+        for d in range(4):
+            if sides[d] != transport:
+                continue
+            other = c + OFFSETS[d]
+            if other in _INTERIOR_SET and SIDES[cells[other]][(d + 2) % 4] == transport:
+                links.append(other)
+    return graph
+
+
+_INTERIOR_SET = frozenset(INTERIOR)
+
+
+def longest_route(cells: bytes, transport: Transport, *, budget: int = 200_000) -> int:
+    """Cells on the longest path of one transport that visits no cell twice.
+
+    Exhaustive depth-first search on an explicit stack. Longest path is hard in general, so
+    the search stops after ``budget`` steps and returns the longest path found so far (a lower
+    bound); boards from play stay far below the budget.
+    """
+    graph = _route_graph(cells, int(transport))
+    best = 0
+    steps = 0
+    for start in sorted(graph):
+        stack: list[tuple[int, int, int]] = [(start, 1 << start, 1)]
+        while stack:
+            cell, seen, length = stack.pop()
+            best = max(best, length)
+            steps += 1
+            if steps >= budget:
+                return best
+            for other in graph[cell]:
+                if not seen >> other & 1:
+                    stack.append((other, seen | 1 << other, length + 1))
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The game's score of a board, part by part.
+
+    Attributes:
+        exits: Points for exits joined, summed over networks.
+        longest_road: Cells on the longest road.
+        longest_rail: Cells on the longest rail.
+        centre: Occupied cells of the 3x3 centre.
+        errors: Route ends that lead nowhere.
+    """
+
+    exits: int
+    longest_road: int
+    longest_rail: int
+    centre: int
+    errors: int
+
+    @property
+    def total(self) -> int:
+        """The final score."""
+        return self.exits + self.longest_road + self.longest_rail + self.centre - self.errors
+
+
+def _errors(cells: bytes) -> int:
+    errors = 0
+    for c in INTERIOR:
+        sides = SIDES[cells[c]]
+        for d in range(4):
+            transport = sides[d]
+            if not transport:
+                continue
+            other = c + OFFSETS[d]
+            code = cells[other]
+            if code == EMPTY:
+                errors += other in _INTERIOR_SET  # the outer edge is never an error
+            elif SIDES[code][(d + 2) % 4] != transport:
+                errors += 1
+    return errors
+
+
+def game_score(cells: bytes) -> Score:
+    """The game's score of a board (see the module docstring for the rules)."""
+    return Score(
+        exits=sum(EXIT_POINTS[n] for n in cluster_sizes(cells)),
+        longest_road=longest_route(cells, Transport.ROAD),
+        longest_rail=longest_route(cells, Transport.RAIL),
+        centre=sum(1 for c in CENTRE if cells[c]),
+        errors=_errors(cells),
+    )

@@ -1,0 +1,233 @@
+"""The Railroad Ink board: an immutable 9x9 state, legal placements and its children.
+
+The board is seed 000's ``Board``: a 9x9 grid whose border holds the twelve exits and whose
+7x7 interior takes tiles. A state is 81 bytes (one per cell, row-major; see
+:mod:`searchvid.domains.railroad.tiles` for the codes) plus the shared :class:`TileRules` of
+the tile set in play.
+
+Placement (seeds 000 and 001): a tile may go on an *open position*, an empty interior cell
+that a neighbouring route (a tile or an exit) leads into, if no side is incompatible with a
+neighbour and at least one side matches. Against an empty cell (interior or border) every
+side is neutral; against a tile or an exit a side matches when both carry the same transport,
+and is incompatible when the transports differ or only one of the two sides has a route. So
+routes never run into the blank side of a tile, and may leave the board only at an exit or
+over a border cell that holds no exit.
+
+Placement is decided per cell from a small *constraint key*: for each side, what the
+neighbour shows there (0 blank, 1 road, 2 rail, 3 nothing yet). The tiles that fit each of
+the 256 keys are computed once per tile set, so listing the children is a few table look-ups
+per empty cell.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+from typing import ClassVar, Literal
+
+from searchvid.domains.railroad.grid import (
+    EXIT_CELLS,
+    FACING,
+    INTERIOR,
+    NEIGHBOURS,
+    SIZE,
+    START_CELLS,
+    fits,
+    is_open_key,
+)
+from searchvid.domains.railroad.network import largest_network
+from searchvid.domains.railroad.tiles import TILES
+from searchvid.search.node import Capability
+
+__all__ = ["Board", "TileRules", "TileSetName", "tile_rules"]
+
+TileSetName = Literal["all", "basic"]
+"""``basic``: the route dice and the station die; ``all``: also the six special routes."""
+
+_F0, _F1, _F2, _F3 = FACING
+
+
+class TileRules:
+    """Placement tables of one tile set, shared by every board that uses it.
+
+    Attributes:
+        name: The tile set (``"all"`` or ``"basic"``).
+        codes: Cell bytes of the tiles in play, ascending.
+        choices: ``choices[key]``: the cell bytes that fit a cell with constraint ``key``,
+            ascending (empty for a key with no route leading in, which is not open).
+    """
+
+    __slots__ = ("choices", "codes", "name")
+
+    def __init__(self, name: TileSetName) -> None:
+        self.name = name
+        tiles = [t for t in TILES if name == "all" or not t.special]
+        self.codes: tuple[int, ...] = tuple(t.id + 1 for t in tiles)
+        self.choices: tuple[tuple[int, ...], ...] = tuple(
+            tuple(t.id + 1 for t in tiles if fits(t.sides, key)) for key in range(256)
+        )
+
+    def __repr__(self) -> str:
+        return f"TileRules({self.name!r})"
+
+
+@functools.cache
+def tile_rules(name: TileSetName) -> TileRules:
+    """The shared placement tables of a tile set."""
+    return TileRules(name)
+
+
+class Board:
+    """An immutable Railroad Ink state: 81 cell bytes and the tile set in play.
+
+    Boards are equal when their cells and tile sets are; :meth:`key` is the cell bytes.
+    """
+
+    __slots__ = ("_cells", "_rules")
+
+    CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
+        {Capability.TERMINAL, Capability.REWARD, Capability.KEY, Capability.RANDOM_CHILD}
+    )
+
+    _cells: bytes
+    _rules: TileRules
+
+    def __init__(self, cells: bytes, rules: TileRules) -> None:
+        if len(cells) != SIZE * SIZE:
+            raise ValueError(f"a board has {SIZE * SIZE} cells, got {len(cells)}")
+        _SET_CELLS(self, bytes(cells))
+        _SET_RULES(self, rules)
+
+    @classmethod
+    def start(cls, tiles: TileSetName = "all") -> Board:
+        """The empty board with its twelve exits."""
+        return cls(START_CELLS, tile_rules(tiles))
+
+    @property
+    def cells(self) -> bytes:
+        """The 81 cell bytes, row-major (0 empty, else a tile or exit code)."""
+        return self._cells
+
+    @property
+    def rules(self) -> TileRules:
+        """The tile set in play."""
+        return self._rules
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Board is immutable; cannot set {name!r}")
+
+    def __hash__(self) -> int:
+        return hash(self._cells)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self._cells == other._cells and self._rules is other._rules
+
+    def __repr__(self) -> str:
+        return f"Board({self.tile_count} tiles, tiles={self._rules.name!r})"
+
+    def key(self) -> bytes:
+        """The transposition key: the cell bytes."""
+        return self._cells
+
+    @property
+    def tile_count(self) -> int:
+        """Number of tiles placed."""
+        cells = self._cells
+        return sum(1 for c in INTERIOR if cells[c])
+
+    def at(self, row: int, col: int) -> int:
+        """The byte of cell ``(row, col)`` (0 empty, else a tile or exit code)."""
+        return self._cells[row * SIZE + col]
+
+    def placements(self) -> list[tuple[int, tuple[int, ...]]]:
+        """Open positions that take at least one tile, row-major, with the codes that fit."""
+        cells = self._cells
+        choices = self._rules.choices
+        result = []
+        for c, n, e, s, w in NEIGHBOURS:
+            if cells[c]:
+                continue
+            fitting = choices[_F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]]]
+            if fitting:
+                result.append((c, fitting))
+        return result
+
+    def open_cells(self) -> list[int]:
+        """Open positions: empty interior cells that some route leads into, row-major.
+
+        Unlike :meth:`placements` this includes open cells no tile fits.
+        """
+        cells = self._cells
+        result = []
+        for c, n, e, s, w in NEIGHBOURS:
+            if cells[c]:
+                continue
+            if is_open_key(_F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]]):
+                result.append(c)
+        return result
+
+    def place(self, cell: int, code: int) -> Board:
+        """The board with tile byte ``code`` on ``cell`` (no legality check)."""
+        cells = self._cells
+        return _board(cells[:cell] + bytes((code,)) + cells[cell + 1 :], self._rules)
+
+    def move_count(self) -> int:
+        """Number of legal placements (children)."""
+        return sum(len(fitting) for _, fitting in self.placements())
+
+    def children(self) -> Iterator[Board]:
+        """Every legal placement: positions row-major, then tiles by id."""
+        cells = self._cells
+        rules = self._rules
+        for c, fitting in self.placements():
+            head, tail = cells[:c], cells[c + 1 :]
+            for code in fitting:
+                yield _board(head + _BYTE[code] + tail, rules)
+
+    def random_child(self, rng: random.Random) -> Board | None:
+        """One legal placement drawn uniformly; the same one ``rng.choice(list(children()))``
+        would draw, without building the others. None when there is none."""
+        options = self.placements()
+        total = sum(len(fitting) for _, fitting in options)
+        if total == 0:
+            return None
+        index = rng.randrange(total)
+        for c, fitting in options:
+            if index < len(fitting):
+                return self.place(c, fitting[index])
+            index -= len(fitting)
+        raise AssertionError("unreachable: index within total")
+
+    def is_terminal(self) -> bool:
+        """Whether no tile can be placed any more."""
+        cells = self._cells
+        choices = self._rules.choices
+        for c, n, e, s, w in NEIGHBOURS:
+            if (
+                not cells[c]
+                and choices[_F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]]]
+            ):
+                return False
+        return True
+
+    def reward(self) -> float:
+        """Seed 001's partial reward: exits in the largest network over 12."""
+        return largest_network(self._cells) / len(EXIT_CELLS)
+
+
+# The slot descriptors' setters: they bypass the __setattr__ that keeps boards immutable.
+_SET_CELLS = vars(Board)["_cells"].__set__
+_SET_RULES = vars(Board)["_rules"].__set__
+_NEW = object.__new__
+_BYTE: tuple[bytes, ...] = tuple(bytes((code,)) for code in range(256))
+
+
+def _board(cells: bytes, rules: TileRules) -> Board:
+    """A board from trusted parts: no length check (the children hot path)."""
+    board: Board = _NEW(Board)
+    _SET_CELLS(board, cells)
+    _SET_RULES(board, rules)
+    return board

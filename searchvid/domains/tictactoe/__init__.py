@@ -1,0 +1,82 @@
+"""The ``tictactoe`` domain: n x n tic-tac-toe with k in a row (seed 002)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from searchvid.domains.base import Domain
+from searchvid.domains.tictactoe.rules import Board, geometry, lines_value, outcome_value
+from searchvid.errors import OptionError
+from searchvid.options import option
+from searchvid.render.view import View
+from searchvid.search.values import ValueFunction
+
+
+@dataclass(frozen=True, kw_only=True)
+class TicTacToeOptions:
+    """Options of the ``tictactoe`` domain."""
+
+    size: int = option(3, doc="Cells per side of the board.", minimum=3, maximum=8)
+    k: int | None = option(None, doc="Marks in a row that win (default: size).", minimum=3)
+    symmetric: bool = option(True, doc="Transposition keys identify the 8 symmetries of the board.")
+    position: str | None = option(
+        None,
+        doc="Start from this position: rows of X, O and '.' joined by '/' (default: empty).",
+    )
+
+    def __post_init__(self) -> None:
+        if self.k is not None and self.k > self.size:
+            raise OptionError("k", f"must be <= size ({self.size}), got {self.k}")
+        if self.position is not None:
+            try:
+                Board.parse(self.position, geometry(self.size, self.line))
+            except ValueError as exc:
+                raise OptionError("position", str(exc)) from None
+
+    @property
+    def line(self) -> int:
+        """The line length that wins (``k``, or ``size`` when not given)."""
+        return self.size if self.k is None else self.k
+
+
+class TicTacToeDomain(Domain):
+    """Tic-tac-toe on an n x n board, k in a row wins; X (player 0) moves first."""
+
+    name = "tictactoe"
+    aliases = ("tic-tac-toe",)
+    summary = "Tic-tac-toe on an n x n board with k in a row; X moves first."
+    options_type = TicTacToeOptions
+    default_value = "outcome"
+
+    def __init__(self, options: TicTacToeOptions) -> None:
+        super().__init__(options)
+        self.geometry = geometry(options.size, options.line, symmetric=options.symmetric)
+
+    def root(self) -> Board:
+        """The empty board (or the scene's ``position``), X to move."""
+        if self.options.position is not None:
+            return Board.parse(self.options.position, self.geometry)
+        return Board.start(self.geometry)
+
+    def view(self) -> View:
+        """One tile per cell."""
+        from searchvid.domains.tictactoe.view import TicTacToeView
+
+        return TicTacToeView(self.options.size)
+
+    def label(self, node: Any) -> str:
+        """The board as rows joined by ``/``, then the last move, e.g. ``X../.O./... O:b2``."""
+        board: Board = node
+        if board.last < 0:
+            return board.text()
+        mover = "O" if board.to_move == 0 else "X"
+        return f"{board.text()} {mover}:{board.cell_name(board.last)}"
+
+    def values(self) -> Mapping[str, ValueFunction]:
+        """``outcome`` (0.5 until the game ends) and ``lines`` (a guess from open lines)."""
+        return {"outcome": outcome_value, "lines": lines_value}
+
+
+__all__ = ["Board", "TicTacToeDomain", "TicTacToeOptions"]

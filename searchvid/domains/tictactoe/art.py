@@ -1,0 +1,88 @@
+"""Tile art for tic-tac-toe: ``python -m searchvid.domains.tictactoe.art OUTDIR``.
+
+Tiles are drawn without anti-aliasing at half resolution (50 px) from a small palette and
+doubled with nearest-neighbour scaling, so every colour edge falls on an even pixel and 4:2:0
+chroma subsampling never straddles two colours. Marks are dark on light backgrounds for a
+strong luma contrast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+TILE_SIZE = 100
+"""Edge of a tile in pixels."""
+_HALF = TILE_SIZE // 2
+
+PALETTE: dict[str, tuple[int, int, int]] = {
+    "paper": (244, 236, 216),
+    "last": (196, 214, 236),
+    "win": (242, 192, 48),
+    "grid": (52, 58, 70),
+    "cross": (196, 36, 48),
+    "nought": (28, 78, 168),
+}
+"""Every colour the tiles use, by role."""
+
+TILE_NAMES: tuple[str, ...] = ("empty", "x", "o", "x_last", "o_last", "x_win", "o_win")
+"""Tile names in tile-id order: marks plain, as the last move, and on a winning line."""
+
+_BACKGROUND = {"": "paper", "last": "last", "win": "win"}
+
+
+def draw_tile(name: str) -> Image.Image:
+    """Draw the tile ``name`` (one of :data:`TILE_NAMES`) as a 100 x 100 RGB image.
+
+    Raises:
+        ValueError: An unknown tile name.
+    """
+    if name not in TILE_NAMES:
+        raise ValueError(f"unknown tile {name!r}; known: {', '.join(TILE_NAMES)}")
+    mark, _, state = name.partition("_")
+    img = Image.new("RGB", (_HALF, _HALF), PALETTE[_BACKGROUND[state]])
+    draw = ImageDraw.Draw(img)
+    # one half-pixel of grid line on each side: neighbours add up to a 4 px line
+    draw.rectangle((0, 0, _HALF - 1, _HALF - 1), outline=PALETTE["grid"], width=1)
+    if mark == "x":
+        _draw_cross(draw)
+    elif mark == "o":
+        draw.ellipse((11, 11, 38, 38), outline=PALETTE["nought"], width=6)
+    return img.resize((TILE_SIZE, TILE_SIZE), Image.Resampling.NEAREST)
+
+
+def _draw_cross(draw: ImageDraw.ImageDraw) -> None:
+    lo, hi, w = 12, 37, 3  # a stroke is the band |x - y| <= w around each diagonal
+    for y in range(lo - w, hi + w + 1):
+        for x in range(lo - w, hi + w + 1):
+            inside = lo - 1 <= min(x, y) and max(x, y) <= hi + 1
+            on_diagonal = abs(x - y) <= w or abs(x + y - (lo + hi)) <= w
+            if inside and on_diagonal:
+                draw.point((x, y), fill=PALETTE["cross"])
+
+
+def write_tiles(folder: Path) -> list[Path]:
+    """Write every tile as ``<name>.png`` into ``folder`` (created if needed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in TILE_NAMES:
+        path = folder / f"{name}.png"
+        draw_tile(name).save(path, optimize=True)
+        paths.append(path)
+    return paths
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point: write the tiles into the folder given as the argument."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        sys.stderr.write("usage: python -m searchvid.domains.tictactoe.art OUTDIR\n")
+        return 2
+    write_tiles(Path(args[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

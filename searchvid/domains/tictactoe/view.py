@@ -1,0 +1,55 @@
+"""Draws a tic-tac-toe position as an n x n grid of tiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from searchvid.domains.tictactoe.art import TILE_NAMES
+from searchvid.domains.tictactoe.rules import Board
+from searchvid.render.view import TileGrid, TileSet
+
+_TILESET = TileSet(names=TILE_NAMES, folder="tictactoe")
+_EMPTY = TILE_NAMES.index("empty")
+# tile id of a mark of player p: _PLAIN[p], _LAST[p], _WIN[p]
+_PLAIN = (TILE_NAMES.index("x"), TILE_NAMES.index("o"))
+_LAST = (TILE_NAMES.index("x_last"), TILE_NAMES.index("o_last"))
+_WIN = (TILE_NAMES.index("x_win"), TILE_NAMES.index("o_win"))
+
+
+class TicTacToeView:
+    """One tile per cell: empty, X or O; the last move and the winning line(s) highlighted."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+
+    @property
+    def tileset(self) -> TileSet:
+        """The tic-tac-toe tiles."""
+        return _TILESET
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(size, size)``."""
+        return (self._size, self._size)
+
+    def grid(self, node: Any) -> TileGrid:
+        """The tiles of ``node``, a :class:`~searchvid.domains.tictactoe.rules.Board`."""
+        board: Board = node
+        tiles = np.full(board.geo.cells, _EMPTY, dtype=np.int16)
+        winning = 0
+        for line in board.winning_lines():
+            winning |= line
+        for player, bits in enumerate((board.x, board.o)):
+            while bits:
+                low = bits & -bits
+                cell = low.bit_length() - 1
+                bits ^= low
+                if winning & low:
+                    tiles[cell] = _WIN[player]
+                elif cell == board.last:
+                    tiles[cell] = _LAST[player]
+                else:
+                    tiles[cell] = _PLAIN[player]
+        return tiles.reshape(self._size, self._size)

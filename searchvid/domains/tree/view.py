@@ -1,0 +1,384 @@
+"""The tree domain's view: the explicit tree drawn as a tree diagram.
+
+Layout: one band of rows per depth (a row of node boxes, then a row of connectors down to
+the next depth); leaves spread left to right in the order written, each parent centred over
+its children. Every node is a labelled box ``BOX`` tiles wide; connectors are tiles with a
+line on any of their four half-edges. The grid shows, from the node alone:
+
+- the current node (strong fill) and the search stack, its ancestors (lighter fill), joined
+  by highlighted edges;
+- visited nodes (those before the current one in pre-order, as a depth-first search sees
+  them) and unvisited ones.
+
+Tiles are drawn at run time with Pillow at the requested size, without anti-aliasing and
+from a handful of flat colours, so GIF palettes stay exact.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from searchvid.domains.tree.rules import Tree, TreeNode
+from searchvid.errors import UsageError
+from searchvid.render.view import TileGrid, TileSet
+
+BOX = 3
+"""Tiles per node box (odd, so a box has a centre tile for the edges)."""
+GAP = 1
+"""Empty tiles between the boxes of neighbouring leaves."""
+
+# A connector tile's id is its code: base-3 digits (north, east, south, west) with
+# 0 = no line, 1 = a plain line, 2 = a highlighted line. Code 0 is the blank tile.
+_NORTH, _EAST, _SOUTH, _WEST = 27, 9, 3, 1
+_EDGE_TILES = 81
+_DIGITS = "012"
+
+Colour = tuple[int, int, int]
+BACKGROUND: Colour = (244, 243, 238)
+LINE: Colour = (150, 150, 150)
+HIGHLIGHT: Colour = (214, 72, 24)
+BORDER: Colour = (34, 34, 34)
+TEXT: Colour = (20, 20, 20)
+
+
+class NodeState(enum.IntEnum):
+    """How a node box is shown."""
+
+    UNVISITED = 0
+    VISITED = 1
+    STACK = 2
+    CURRENT = 3
+
+
+FILL: dict[NodeState, Colour] = {
+    NodeState.UNVISITED: (255, 255, 255),
+    NodeState.VISITED: (176, 198, 226),
+    NodeState.STACK: (255, 206, 110),
+    NodeState.CURRENT: (240, 112, 56),
+}
+_STATES = len(NodeState)
+MAX_NODES = (np.iinfo(np.int16).max + 1 - _EDGE_TILES) // (_STATES * BOX)
+"""The most nodes a tree may have for its tile ids to fit in int16."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where the pre-order node ``i`` sits: its depth, centre column, parent and children."""
+
+    labels: tuple[str, ...]
+    depth: tuple[int, ...]
+    centre: tuple[int, ...]
+    parent: tuple[int, ...]
+    has_children: tuple[bool, ...]
+    rows: int
+    cols: int
+
+
+def _layout(tree: Tree) -> tuple[_Layout, dict[int, int]]:
+    """Lay out ``tree``; also return ``id(subtree) -> pre-order index``."""
+    order: list[Tree] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    stack: list[tuple[Tree, int, int]] = [(tree, -1, 0)]
+    while stack:  # explicit pre-order: deep trees must not recurse
+        node, up, level = stack.pop()
+        order.append(node)
+        parent.append(up)
+        depth.append(level)
+        here = len(order) - 1
+        stack.extend((child, here, level + 1) for child in reversed(node.children))
+    index = {id(node): i for i, node in enumerate(order)}
+    centre = [0] * len(order)
+    leaf_slot = 0
+    for i, node in enumerate(order):  # leaves in pre-order get consecutive slots
+        if not node.children:
+            centre[i] = leaf_slot * (BOX + GAP) + BOX // 2
+            leaf_slot += 1
+    for i in range(len(order) - 1, -1, -1):  # children come after their parent
+        kids = order[i].children
+        if kids:
+            first, last = index[id(kids[0])], index[id(kids[-1])]
+            centre[i] = (centre[first] + centre[last]) // 2
+    layout = _Layout(
+        labels=tuple(node.label for node in order),
+        depth=tuple(depth),
+        centre=tuple(centre),
+        parent=tuple(parent),
+        has_children=tuple(bool(node.children) for node in order),
+        rows=2 * max(depth) + 1,
+        cols=leaf_slot * (BOX + GAP) - GAP,
+    )
+    return layout, index
+
+
+class TreeView:
+    """Draws the nodes of one :class:`Tree` as a tree diagram.
+
+    Args:
+        tree: The tree whose nodes (:class:`TreeNode` over the same ``Tree`` objects) will be
+            drawn.
+
+    Raises:
+        UsageError: The tree has more than :data:`MAX_NODES` nodes.
+    """
+
+    def __init__(self, tree: Tree) -> None:
+        layout, index = _layout(tree)
+        count = len(layout.labels)
+        if count > MAX_NODES:
+            raise UsageError(
+                f"domain.children: the tree has {count} nodes; the tree view draws at most "
+                f"{MAX_NODES}"
+            )
+        self._tree = tree  # keeps the subtrees alive, so their ids stay valid keys
+        self._layout = layout
+        self._index = index
+        edge_names = ["blank"] + [f"edge-{_code_name(code)}" for code in range(1, _EDGE_TILES)]
+        node_names = [
+            f"node-{i}-{state.name.lower()}-{part}"
+            for i in range(count)
+            for state in NodeState
+            for part in range(BOX)
+        ]
+        self._tileset = TileSet(names=tuple(edge_names + node_names), draw=self._draw)
+        self._base, self._box_cells = self._base_grid()
+        self._fonts: dict[int, tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]] = {}
+        self._boxes: dict[tuple[int, NodeState, int], Image.Image] = {}
+
+    @property
+    def tileset(self) -> TileSet:
+        """Connector tiles (ids 0-80, 0 blank), then ``BOX`` tiles per node and state."""
+        return self._tileset
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)``: two rows per depth but the last; ``BOX + GAP`` columns per leaf."""
+        return self._layout.rows, self._layout.cols
+
+    def grid(self, node: TreeNode) -> TileGrid:
+        """The diagram with ``node`` current, its ancestors on the stack and the nodes before
+        it in pre-order visited."""
+        current = self._index.get(id(node.tree))
+        if current is None:
+            raise ValueError(f"{node!r} is not a node of this view's tree")
+        grid = self._base.copy()
+        flat = grid.reshape(-1)
+        base = self._base.reshape(-1)
+        visited = self._box_cells[:current]
+        flat[visited] += np.int16(BOX * NodeState.VISITED)
+        path = [self._index[id(up.tree)] for up in node.ancestors()]
+        for i in path:
+            cells = self._box_cells[i]
+            flat[cells] = base[cells] + np.int16(BOX * NodeState.STACK)
+        cells = self._box_cells[current]
+        flat[cells] = base[cells] + np.int16(BOX * NodeState.CURRENT)
+        path.append(current)
+        layout = self._layout
+        for up, down in itertools.pairwise(path):
+            row = 2 * layout.depth[up] + 1
+            top, bottom = layout.centre[up], layout.centre[down]
+            low, high = min(top, bottom), max(top, bottom)
+            grid[row, top] += _NORTH
+            grid[row, bottom] += _SOUTH
+            grid[row, low + 1 : high + 1] += _WEST
+            grid[row, low:high] += _EAST
+        return grid
+
+    def _base_grid(self) -> tuple[TileGrid, np.ndarray]:
+        """Every node unvisited, every edge plain; and each node's box cells (flat indices)."""
+        layout = self._layout
+        rows, cols = self.shape
+        grid = np.zeros((rows, cols), dtype=np.int16)
+        cells = np.zeros((len(layout.labels), BOX), dtype=np.intp)
+        for i, (level, centre) in enumerate(zip(layout.depth, layout.centre, strict=True)):
+            first = centre - BOX // 2
+            cells[i] = np.arange(BOX) + (2 * level * cols + first)
+            grid[2 * level, first : first + BOX] = _node_id(i, NodeState.UNVISITED, 0) + np.arange(
+                BOX
+            )
+            up = layout.parent[i]
+            if up < 0:
+                continue
+            row, top = 2 * layout.depth[up] + 1, layout.centre[up]
+            low, high = min(top, centre), max(top, centre)
+            _set_digit(grid, row, top, _NORTH)
+            _set_digit(grid, row, centre, _SOUTH)
+            for col in range(low, high + 1):
+                if col > low:
+                    _set_digit(grid, row, col, _WEST)
+                if col < high:
+                    _set_digit(grid, row, col, _EAST)
+        return grid, cells
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def _draw(self, name: str, size: int) -> Image.Image:
+        """Draw the tile ``name`` at ``size`` x ``size`` pixels."""
+        if size < 4 or size % 2:
+            raise ValueError(f"tile size must be even and at least 4, got {size}")
+        tile_id = self._tileset.id(name)
+        if tile_id < _EDGE_TILES:
+            return _draw_edges(tile_id, size)
+        i, rest = divmod(tile_id - _EDGE_TILES, _STATES * BOX)
+        state, part = divmod(rest, BOX)
+        box = self._box(i, NodeState(state), size)
+        return box.crop((part * size, 0, (part + 1) * size, size))
+
+    def _box(self, i: int, state: NodeState, size: int) -> Image.Image:
+        """The whole box of node ``i`` (``BOX`` tiles wide), cached per size."""
+        key = (i, state, size)
+        if key not in self._boxes:
+            self._boxes[key] = self._draw_box(i, state, size)
+        return self._boxes[key]
+
+    def _draw_box(self, i: int, state: NodeState, size: int) -> Image.Image:
+        layout = self._layout
+        width = BOX * size
+        image = Image.new("RGB", (width, size), BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        draw.fontmode = "1"  # no anti-aliasing: flat colours only
+        line = _line_width(size)
+        start = _line_start(size, line)
+        margin_y, margin_x, border = _box_margins(size)
+        centre_x = (BOX // 2) * size + start
+        if layout.parent[i] >= 0:  # stub up to the connector row
+            colour = HIGHLIGHT if state in (NodeState.STACK, NodeState.CURRENT) else LINE
+            draw.rectangle((centre_x, 0, centre_x + line - 1, margin_y - 1), fill=colour)
+        if layout.has_children[i]:  # stub down to the connector row
+            colour = HIGHLIGHT if state is NodeState.STACK else LINE
+            draw.rectangle((centre_x, size - margin_y, centre_x + line - 1, size - 1), fill=colour)
+        box = (margin_x, margin_y, width - margin_x - 1, size - margin_y - 1)
+        draw.rectangle(box, fill=FILL[state], outline=BORDER, width=border)
+        font, spacing = self._font(size)
+        inner = width - 2 * margin_x - 4 * border
+        lines = _wrap(layout.labels[i], font, inner) or [layout.labels[i]]
+        _, top, _, bottom = font.getbbox("Hg")
+        height = int(bottom - top)
+        y = (size - len(lines) * height - (len(lines) - 1) * spacing) // 2
+        for text in lines:
+            x = (width - _text_width(font, text)) // 2 - int(font.getbbox(text)[0])
+            draw.text((x, y - int(top)), text, fill=TEXT, font=font)
+            y += height + spacing
+        return image
+
+    def _font(self, size: int) -> tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]:
+        """The largest font (and line spacing) at which every label fits its box."""
+        if size not in self._fonts:
+            self._fonts[size] = _fit_font(self._layout.labels, size)
+        return self._fonts[size]
+
+
+def _code_name(code: int) -> str:
+    digits = []
+    for weight in (_NORTH, _EAST, _SOUTH, _WEST):
+        digits.append(_DIGITS[(code // weight) % 3])
+    return "".join(digits)
+
+
+def _set_digit(grid: TileGrid, row: int, col: int, weight: int) -> None:
+    """Set a half-edge of a connector tile to a plain line (idempotent)."""
+    if (int(grid[row, col]) // weight) % 3 == 0:
+        grid[row, col] += weight
+
+
+def _node_id(i: int, state: NodeState, part: int) -> int:
+    return _EDGE_TILES + (i * _STATES + state) * BOX + part
+
+
+def _line_width(size: int) -> int:
+    """Even width of connector lines."""
+    return max(2, (size // 16) // 2 * 2)
+
+
+def _line_start(size: int, line: int) -> int:
+    """First pixel of a centred line; even, so colour edges stay on even pixels."""
+    return (size - line) // 4 * 2
+
+
+def _box_margins(size: int) -> tuple[int, int, int]:
+    """Vertical margin, horizontal margin and border width of a node box (all even)."""
+    margin_y = max(2, size // 6 // 2 * 2)
+    margin_x = max(2, size // 8 // 2 * 2)
+    border = max(2, size // 32 // 2 * 2)
+    return margin_y, margin_x, border
+
+
+def _draw_edges(code: int, size: int) -> Image.Image:
+    image = Image.new("RGB", (size, size), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    line = _line_width(size)
+    a = _line_start(size, line)
+    b = a + line - 1
+    half = {_NORTH: (a, 0, b, b), _SOUTH: (a, a, b, size - 1)}
+    half |= {_WEST: (0, a, b, b), _EAST: (a, a, size - 1, b)}
+    for weight in (_NORTH, _EAST, _SOUTH, _WEST):  # plain lines first, highlights on top
+        if (code // weight) % 3 == 1:
+            draw.rectangle(half[weight], fill=LINE)
+    for weight in (_NORTH, _EAST, _SOUTH, _WEST):
+        if (code // weight) % 3 == 2:
+            draw.rectangle(half[weight], fill=HIGHLIGHT)
+    return image
+
+
+def _load_font(pixels: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.load_default(size=pixels)
+    except (ImportError, OSError):  # Pillow without FreeType: one fixed bitmap font
+        return ImageFont.load_default()
+
+
+def _text_height(font: ImageFont.ImageFont | ImageFont.FreeTypeFont, text: str) -> int:
+    _, top, _, bottom = font.getbbox(text)
+    return int(bottom - top)
+
+
+def _text_width(font: ImageFont.ImageFont | ImageFont.FreeTypeFont, text: str) -> int:
+    left, _, right, _ = font.getbbox(text)
+    return int(right - left)
+
+
+def _wrap(text: str, font: ImageFont.ImageFont | ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """Greedy word wrap; an empty list when one word alone is too wide."""
+    lines: list[str] = []
+    for word in text.split():
+        if _text_width(font, word) > width:
+            return []
+        if lines and _text_width(font, f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def _fit_font(
+    labels: tuple[str, ...], size: int
+) -> tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]:
+    margin_y, margin_x, border = _box_margins(size)
+    width = BOX * size - 2 * margin_x - 4 * border
+    height = size - 2 * margin_y - 4 * border
+    distinct = sorted(set(labels))
+    low, high = 6, max(6, size // 3)
+
+    def fits(pixels: int) -> bool:
+        font = _load_font(pixels)
+        spacing = max(1, pixels // 6)
+        ascent = _text_height(font, "Hg")
+        for label in distinct:
+            lines = _wrap(label, font, width)
+            if not lines or len(lines) * ascent + (len(lines) - 1) * spacing > height:
+                return False
+        return True
+
+    best = low
+    while low <= high:  # largest size that fits; the smallest one is used even if it does not
+        middle = (low + high) // 2
+        if fits(middle):
+            best, low = middle, middle + 1
+        else:
+            high = middle - 1
+    return _load_font(best), max(1, best // 6)

@@ -1,0 +1,120 @@
+"""The ``watersort`` domain: pour coloured liquid between tubes until each holds one colour."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from searchvid.domains.base import Domain
+from searchvid.domains.watersort.rules import (
+    MAX_COLOUR,
+    ProgressValue,
+    RunsHeuristic,
+    SpreadHeuristic,
+    WaterState,
+    sorted_fraction,
+)
+from searchvid.errors import OptionError
+from searchvid.options import option
+from searchvid.render.view import View
+from searchvid.search.values import Heuristic, ValueFunction
+
+SEED_TUBES: tuple[tuple[int, ...], ...] = (
+    (),
+    (),
+    (4, 3, 2, 1),
+    (2, 6, 1, 5),
+    (1, 8, 6, 7),
+    (4, 9, 2, 7),
+    (10, 5, 3, 4),
+    (10, 7, 4, 10),
+    (9, 8, 11, 3),
+    (5, 12, 3, 9),
+    (11, 6, 5, 12),
+    (12, 11, 2, 6),
+    (10, 9, 12, 1),
+    (11, 8, 8, 7),
+)
+"""Seed 004's 14-tube, 12-colour puzzle (optimal solution: 39 pours)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WaterSortOptions:
+    """Options of the ``watersort`` domain."""
+
+    tubes: tuple[tuple[int, ...], ...] = option(
+        SEED_TUBES,
+        doc="The tubes, each a list of colour ids (1..16) from the bottom up; [] is empty.",
+    )
+    capacity: int = option(4, doc="Cells per tube.", minimum=1, maximum=16)
+
+    def __post_init__(self) -> None:
+        if not self.tubes:
+            raise OptionError("tubes", "needs at least one tube")
+        for index, tube in enumerate(self.tubes):
+            if len(tube) > self.capacity:
+                raise OptionError(
+                    f"tubes[{index}]",
+                    f"tube {index} holds {len(tube)} cells, more than the capacity {self.capacity}",
+                )
+            for colour in tube:
+                if not 1 <= colour <= MAX_COLOUR:
+                    raise OptionError(
+                        f"tubes[{index}]",
+                        f"colour {colour} in tube {index} is out of range 1..{MAX_COLOUR}",
+                    )
+        counts = Counter(colour for tube in self.tubes for colour in tube)
+        for colour in sorted(counts):
+            if counts[colour] != self.capacity:
+                raise OptionError(
+                    "tubes",
+                    f"colour {colour} appears {counts[colour]} times; every colour must "
+                    f"appear exactly capacity = {self.capacity} times",
+                )
+
+
+class WaterSortDomain(Domain):
+    """Water Sort (seed 004): by default the seed's 14-tube puzzle.
+
+    Heuristics: ``runs`` (admissible and consistent; exact on the seed puzzle's root) and
+    ``spread`` (admissible, weaker). Value functions in [0, 1]: ``progress`` (1 - runs / max)
+    and ``sorted`` (fraction of colours sorted into their own tube).
+    """
+
+    name = "watersort"
+    aliases = ("water-sort",)
+    summary = "Water Sort: pour coloured liquid until every tube holds one colour."
+    options_type = WaterSortOptions
+    has_goal = True
+    default_value = "progress"
+    default_heuristic = "runs"
+
+    def __init__(self, options: WaterSortOptions) -> None:
+        super().__init__(options)
+        self.colours = len({c for tube in options.tubes for c in tube})
+
+    def root(self) -> WaterState:
+        return WaterState.from_lists(self.options.tubes, self.options.capacity)
+
+    def view(self) -> View:
+        from searchvid.domains.watersort.view import WaterSortView
+
+        return WaterSortView(len(self.options.tubes), self.options.capacity)
+
+    def label(self, node: Any) -> str:
+        pours = "1 pour" if node.pours == 1 else f"{node.pours} pours"
+        return f"{pours}, {node.sorted_tubes()}/{self.colours} tubes sorted"
+
+    def values(self) -> Mapping[str, ValueFunction]:
+        return {"progress": ProgressValue(), "sorted": sorted_fraction}
+
+    def heuristics(self) -> Mapping[str, Heuristic]:
+        return {"runs": RunsHeuristic(), "spread": SpreadHeuristic()}
+
+    def is_goal(self, node: Any) -> bool:
+        return bool(node.is_solved())
+
+
+__all__ = ["SEED_TUBES", "WaterSortDomain", "WaterSortOptions", "WaterState"]

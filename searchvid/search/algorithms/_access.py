@@ -1,0 +1,70 @@
+"""Cheap access to nodes: keys, and random children drawn without revisiting states."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from searchvid.search.node import Capability, capabilities_of
+
+Draw = Callable[[Any, random.Random], Any]
+"""``draw(node, rng)``: one child drawn uniformly, or None when there is none."""
+
+KeyFunction = Callable[[Any], Hashable]
+
+_REJECTIONS = 3
+"""Random draws tried before listing all children to find an unvisited one."""
+
+
+def drawer(root: Any) -> Draw:
+    """The cheapest uniform child draw the root's domain supports."""
+    if Capability.RANDOM_CHILD in capabilities_of(root):
+        return _native_draw
+    return _listing_draw
+
+
+def _native_draw(node: Any, rng: random.Random) -> Any:
+    return node.random_child(rng)
+
+
+def _listing_draw(node: Any, rng: random.Random) -> Any:
+    kids = list(node.children())
+    return rng.choice(kids) if kids else None
+
+
+def key_function(root: Any) -> KeyFunction:
+    """``node.key()`` for keyed domains, else the node itself."""
+    if Capability.KEY in capabilities_of(root):
+        return _call_key
+    return _identity
+
+
+def _call_key(node: Any) -> Hashable:
+    return node.key()  # type: ignore[no-any-return]
+
+
+def _identity(node: Any) -> Hashable:
+    return node  # type: ignore[no-any-return]
+
+
+def draw_unvisited(
+    node: Any, rng: random.Random, visited: set[Hashable], key: KeyFunction, draw: Draw
+) -> tuple[Any, Hashable]:
+    """A child whose key is not in ``visited``, uniformly among such children.
+
+    Tries a few plain draws first (rejection sampling keeps the result uniform) and lists
+    the children only when those all hit visited states. Returns ``(None, None)`` when the
+    node has no unvisited child.
+    """
+    for _ in range(_REJECTIONS):
+        child = draw(node, rng)
+        if child is None:
+            return None, None
+        k = key(child)
+        if k not in visited:
+            return child, k
+    fresh = [(c, k) for c in node.children() if (k := key(c)) not in visited]
+    if not fresh:
+        return None, None
+    return fresh[rng.randrange(len(fresh))]

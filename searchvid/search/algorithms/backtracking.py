@@ -1,0 +1,128 @@
+"""Backtracking: the seed's depth-first loop, on an explicit stack."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from searchvid.options import option
+from searchvid.search.algorithm import Algorithm
+from searchvid.search.events import Event, EventKind
+from searchvid.search.node import Capability, capabilities_of, key_of
+
+_ENTER = EventKind.ENTER
+_LEAF = EventKind.LEAF
+_BACKTRACK = EventKind.BACKTRACK
+_IMPROVE = EventKind.IMPROVE
+
+
+@dataclass(frozen=True, kw_only=True)
+class BacktrackingOptions:
+    """Options of :class:`Backtracking`."""
+
+    max_depth: int = option(0, doc="Do not descend below this depth (0 = unlimited).", minimum=0)
+    value: str | None = option(
+        None, doc="Value function that ranks nodes for IMPROVE events (default: the domain's)."
+    )
+    repeats: Literal["allow", "path", "never"] = option(
+        "allow",
+        doc=(
+            "Children skipped by key: 'allow' none, 'path' those already on the current path "
+            "(no cycles), 'never' every state visited before (graph search)."
+        ),
+    )
+    stop_at_goal: bool = option(True, doc="End the search when a goal state is reached.")
+
+
+class Backtracking(Algorithm[BacktrackingOptions]):
+    """Depth-first traversal that shows every return to a parent (the seed's loop).
+
+    Events, in order:
+
+    - Visiting a node (the root at depth 0, then each child in ``children()`` order):
+      ``ENTER`` if the search will descend below it, else ``LEAF`` (no children, terminal,
+      at ``max_depth``, or every child skipped by ``repeats``). ``value`` is the node's value.
+    - Right after that event: ``IMPROVE`` (same node and depth) if the node's value strictly
+      beats every earlier node's (the first node always does).
+    - If ``stop_at_goal`` and the node is a goal: the stream ends here.
+    - Each time the search returns to a node after finishing one of its children:
+      ``BACKTRACK`` with that (parent) node, its depth and value -- also after its last
+      child, just before the search leaves it. The root's last ``BACKTRACK`` ends the stream.
+
+    On the seed's "Algorithms" tree the ENTER/LEAF/BACKTRACK nodes are exactly the seed's
+    15 observations, Root ... Root.
+    """
+
+    name = "backtracking"
+    aliases = ("depth-first",)
+    summary = "Depth-first search that shows every step down and every step back."
+    options_type = BacktrackingOptions
+    value_option = "value"
+
+    def _traverse(self, root: Any) -> Iterator[Event]:
+        opts = self.options
+        max_depth = opts.max_depth if opts.max_depth > 0 else -1
+        value = self.value
+        goal = self.goal if opts.stop_at_goal else None
+        caps = capabilities_of(root)
+        check_terminal = Capability.TERMINAL in caps
+        mode = opts.repeats
+        keyed = Capability.KEY in caps
+        seen: set[Hashable] = set()
+
+        def open_children(node: Any, key: Hashable) -> tuple[Any, Iterator[Any] | None]:
+            """The first child to descend into and an iterator over the rest."""
+            kids: Iterator[Any] = iter(node.children())
+            if mode != "allow":
+                seen.add(key)
+                kids = (c for c in kids if (c.key() if keyed else c) not in seen)
+            first = next(kids, None)
+            if first is None:
+                if mode == "path":
+                    seen.discard(key)
+                return None, None
+            return first, kids
+
+        # frames: (node, remaining children, value, key); the top frame's depth is len - 1
+        frames: list[tuple[Any, Iterator[Any], float, Hashable]] = []
+        best = -math.inf
+        step = 0
+        node = root
+        while True:
+            depth = len(frames)
+            v = value(node)
+            key = key_of(node) if mode != "allow" else None
+            if depth == max_depth or (check_terminal and node.is_terminal()):
+                first, rest = None, None
+                if mode == "never":
+                    seen.add(key)
+            else:
+                first, rest = open_children(node, key)
+            yield Event(_LEAF if rest is None else _ENTER, node, depth, step, v)
+            step += 1
+            if v > best:
+                best = v
+                yield Event(_IMPROVE, node, depth, step, v)
+                step += 1
+            if goal is not None and goal(node):
+                return
+            if rest is not None:
+                frames.append((node, rest, v, key))
+                node = first
+                continue
+            # a leaf: return up the stack until a node has another child
+            while frames:
+                parent, siblings, pv, pkey = frames[-1]
+                yield Event(_BACKTRACK, parent, len(frames) - 1, step, pv)
+                step += 1
+                nxt = next(siblings, None)
+                if nxt is not None:
+                    node = nxt
+                    break
+                frames.pop()
+                if mode == "path":
+                    seen.discard(pkey)
+            else:
+                return

@@ -1,0 +1,465 @@
+"""Monte Carlo tree search (UCT) with rewards in [0, 1], for one- and two-player domains.
+
+Memory is bounded by the number of iterations, not by the branching factor: a tree node
+keeps its state, visit count, reward sum, the tree nodes of the children expanded so far and
+an O(1) record of which children were tried -- never the list of its child states. Untried
+children are found again when a node is expanded:
+
+- on domains that declare ``random_child`` (and without ``filter_moves``), by drawing random
+  children until one is not tried yet (a small set of tried keys, dropped once the node is
+  fully expanded);
+- otherwise by an affine permutation ``j -> (a * j + b) mod n`` of the child indices (two
+  ints per node) into the regenerated child list; the lists of nodes being expanded are
+  kept in a small LRU cache bounded by ``child_cache`` states.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Generator, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import islice
+from typing import Any, Literal
+
+from searchvid.options import option
+from searchvid.search.algorithm import Algorithm
+from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
+from searchvid.search.events import Event, EventKind
+from searchvid.search.node import Capability, capabilities_of, is_terminal, require
+from searchvid.search.values import depth_value, terminal_reward
+
+_SELECT = EventKind.SELECT
+_EXPAND = EventKind.EXPAND
+_ROLLOUT = EventKind.ROLLOUT
+_LEAF = EventKind.LEAF
+_IMPROVE = EventKind.IMPROVE
+_MOVE = EventKind.MOVE
+
+
+@dataclass(frozen=True, kw_only=True)
+class MctsOptions:
+    """Options of :class:`Mcts`."""
+
+    iterations: int = option(
+        1000, doc="Iterations: per move in plan mode, in all in search mode.", minimum=1
+    )
+    exploration: float = option(1.4, doc="UCT exploration constant c.", minimum=0.0)
+    mode: Literal["search", "plan"] = option(
+        "search",
+        doc="'search': iterate from the root; 'plan': iterate, commit the best move, repeat.",
+    )
+    reward: str | None = option(
+        None,
+        doc="Value function in [0, 1] scoring a one-player rollout's end (default: the domain's).",
+    )
+    avoid_cycles: bool = option(
+        False, doc="Rollouts never revisit a state (by key); a stuck rollout ends there."
+    )
+    filter_moves: bool = option(
+        False, doc="Expand only the domain's filtered_children() where it offers them."
+    )
+    rollout_limit: int = option(0, doc="Longest rollout in moves (0 = no limit).", minimum=0)
+    opponent: Literal["mcts", "random"] = option(
+        "mcts", doc="Plan mode, two players: how player 1 picks its moves."
+    )
+    rollout_events: bool = option(False, doc="Emit a ROLLOUT event for each rollout state.")
+    max_moves: int = option(
+        0, doc="Plan mode: stop after this many moves (0 = when the game ends).", minimum=0
+    )
+    child_cache: int = option(
+        100_000,
+        doc="Child states cached for nodes being expanded by index (0 = regenerate each time).",
+        minimum=0,
+    )
+
+
+class _TreeNode:
+    """One node of the search tree.
+
+    Attributes:
+        state: The domain node.
+        visits: Iterations through this node.
+        total: Sum of their rewards, from the point of view of ``mover``.
+        mean: ``total / visits`` (0 before the first visit).
+        spread: ``1 / sqrt(visits)``, the UCT exploration term's factor (kept up to date so
+            that choosing among hundreds of children costs one multiply-add each).
+        mover: The player who made the move into this node (0 in one-player domains).
+        untried: Children not expanded yet (-1: not counted yet).
+        kids: The expanded children, in expansion order (None until first expanded).
+        order: Which child to try next: ``(a, b)`` of the index permutation, or the set of
+            tried keys; None once fully expanded.
+        terminal: Whether the state ends the game (None: not known yet).
+        key: The state's key where needed (cycle avoidance, expansion by drawing).
+    """
+
+    __slots__ = (
+        "key",
+        "kids",
+        "mean",
+        "mover",
+        "order",
+        "spread",
+        "state",
+        "terminal",
+        "total",
+        "untried",
+        "visits",
+    )
+
+    def __init__(self, state: Any, mover: int, terminal: bool | None, key: Hashable) -> None:
+        self.state = state
+        self.visits = 0
+        self.total = 0.0
+        self.mean = 0.0
+        self.spread = 1.0
+        self.mover = mover
+        self.untried = -1
+        self.kids: list[_TreeNode] | None = None
+        self.order: tuple[int, int] | set[Hashable] | None = None
+        self.terminal = terminal
+        self.key = key
+
+
+_Iterations = Generator[Event, None, int]
+
+
+class Mcts(Algorithm[MctsOptions]):
+    """UCT Monte Carlo tree search, in ``search`` or ``plan`` mode.
+
+    Each iteration emits, in order (depth = moves from the root of the whole stream):
+
+    - ``SELECT``: the node the tree policy reached (UCT descent while nodes are fully
+      expanded): the node about to be expanded, or a terminal node.
+    - ``EXPAND``: the new child added below it (absent when the selected node is terminal).
+    - ``ROLLOUT`` for every state of the random playout after the new child and before its
+      last state -- only with ``rollout_events``.
+    - ``LEAF``: the playout's last state, value = the reward: for two players player 0's
+      ``reward()`` at a terminal state (the ``reward`` value function, 0.5 by default, when
+      cut off by ``rollout_limit`` or ``avoid_cycles``); for one player the ``reward``
+      value function (the domain's ``reward()`` at terminal states, 0.5 elsewhere, if none).
+    - ``IMPROVE`` with that last state when its reward strictly beats every earlier one.
+
+    Statistics of a tree node are from the point of view of the player who moved into it
+    (player 0's reward r counts as 1 - r for player 1), so UCT picks each player's best.
+
+    ``search`` mode runs ``iterations`` iterations from the root and ends. ``plan`` mode
+    emits ``MOVE`` for the root (depth 0, value None), then repeats: run ``iterations``
+    iterations, commit the root child with the most visits (ties: higher mean), emit
+    ``MOVE`` for it (depth = moves committed so far, value = its mean reward for player 0,
+    or its reward when terminal) and re-root the tree on it, keeping its subtree. With two
+    players and ``opponent = "random"``, player 1's moves are drawn at random instead
+    (MOVE without iterations). Plan mode ends at a terminal state, a goal, or ``max_moves``.
+    """
+
+    name = "mcts"
+    summary = "Monte Carlo tree search (UCT): random playouts steer a growing tree."
+    options_type = MctsOptions
+    value_option = "reward"
+
+    def check(self, root: Any) -> None:
+        """Two-player domains also need a terminal ``reward()``."""
+        super().check(root)
+        if Capability.TO_MOVE in capabilities_of(root):
+            require(root, (Capability.REWARD,), algorithm=self.name)
+
+    def _traverse(self, root: Any) -> Iterator[Event]:
+        opts = self.options
+        caps = capabilities_of(root)
+        self._two_player = Capability.TO_MOVE in caps
+        self._check_terminal = Capability.TERMINAL in caps
+        self._filtered = opts.filter_moves and Capability.FILTERED_CHILDREN in caps
+        self._by_drawing = Capability.RANDOM_CHILD in caps and not self._filtered
+        self._draw = drawer(root)
+        self._native = Capability.RANDOM_CHILD in caps
+        self._keyed = Capability.KEY in caps
+        self._key = key_function(root)
+        self._needs_key = opts.avoid_cycles or self._by_drawing
+        self._reward = terminal_reward if self.value is depth_value else self.value
+        self._cache: OrderedDict[_TreeNode, Sequence[Any]] = OrderedDict()
+        self._cached = 0
+        self._best = -math.inf
+        mover = 1 - root.to_move if self._two_player else 0
+        tree = self._new_node(root, mover)
+        if opts.mode == "search":
+            yield from self._iterations(tree, opts.iterations, 0, set(), 0)
+        else:
+            yield from self._plan(tree)
+
+    # -- plan mode -------------------------------------------------------------------------
+
+    def _plan(self, tree: _TreeNode) -> Iterator[Event]:
+        opts = self.options
+        key = self._key
+        history: set[Hashable] = {key(tree.state)} if opts.avoid_cycles else set()
+        random_opponent = self._two_player and opts.opponent == "random"
+        step, depth = 0, 0
+        yield Event(_MOVE, tree.state, 0, step)
+        step += 1
+        while depth != opts.max_moves or opts.max_moves == 0:
+            state = tree.state
+            if tree.terminal is None:
+                tree.terminal = is_terminal(state)
+            if tree.terminal or (self.goal is not None and self.goal(state)):
+                return
+            if random_opponent and state.to_move == 1:
+                chosen = self._random_move(tree)
+                if chosen is None:
+                    return
+            else:
+                step = yield from self._iterations(tree, opts.iterations, depth, history, step)
+                if not tree.kids:
+                    return
+                chosen = max(tree.kids, key=_commit_rank)
+            tree = chosen
+            self._cache.clear()
+            self._cached = 0
+            depth += 1
+            if opts.avoid_cycles:
+                history.add(key(tree.state))
+            yield Event(_MOVE, tree.state, depth, step, self._estimate(tree))
+            step += 1
+
+    def _random_move(self, tree: _TreeNode) -> _TreeNode | None:
+        """Player 1's random move; its subtree is kept if the tree has it."""
+        state = self._draw(tree.state, self.rng)
+        if state is None:
+            return None
+        key = self._key
+        k = key(state)
+        for kid in tree.kids or ():
+            if (kid.key if kid.key is not None else key(kid.state)) == k:
+                return kid
+        return self._new_node(state, tree.state.to_move)
+
+    def _estimate(self, node: _TreeNode) -> float | None:
+        """The value for player 0 reported with a MOVE."""
+        if node.terminal:
+            return self._end_value(node.state, True)
+        if node.visits == 0:
+            return None
+        return 1.0 - node.mean if node.mover else node.mean
+
+    # -- iterations ------------------------------------------------------------------------
+
+    def _iterations(
+        self,
+        root: _TreeNode,
+        count: int,
+        base_depth: int,
+        history: set[Hashable],
+        step: int,
+    ) -> _Iterations:
+        """Run ``count`` UCT iterations below ``root``; returns the next step number."""
+        opts = self.options
+        rng, draw, key = self.rng, self._draw, self._key
+        native = self._native
+        keyed = self._keyed
+        c = opts.exploration
+        sqrt, log = math.sqrt, math.log
+        two_player = self._two_player
+        check_terminal = self._check_terminal
+        avoid = opts.avoid_cycles
+        limit = opts.rollout_limit or -1
+        rollout_events = opts.rollout_events
+        end_value = self._end_value
+        expand = self._expand
+        best = self._best
+        for _ in range(count):
+            # selection: descend by UCT while nodes are fully expanded
+            node = root
+            path = [node]
+            depth = base_depth
+            while node.untried == 0 and not node.terminal:
+                kids = node.kids
+                assert kids is not None
+                explore = c * sqrt(log(node.visits))
+                chosen = kids[0]
+                top = -1.0
+                for kid in kids:
+                    score = kid.mean + explore * kid.spread
+                    if score > top:
+                        top = score
+                        chosen = kid
+                node = chosen
+                path.append(node)
+                depth += 1
+            yield Event(_SELECT, node.state, depth, step)
+            step += 1
+            # expansion
+            if not node.terminal:
+                child = expand(node)
+                if child is not None:
+                    node = child
+                    path.append(node)
+                    depth += 1
+                    yield Event(_EXPAND, node.state, depth, step)
+                    step += 1
+            # rollout
+            state = node.state
+            finished = True  # ended at a terminal state / dead end
+            if not node.terminal:
+                moves = 0
+                if avoid:
+                    visited = history.copy()
+                    visited.update([n.key for n in path])
+                while True:
+                    if moves == limit:
+                        finished = False
+                        break
+                    nxt = state.random_child(rng) if native else draw(state, rng)
+                    if nxt is None:
+                        break
+                    if avoid:
+                        k = nxt.key() if keyed else nxt
+                        if k in visited:
+                            nxt, k = draw_unvisited(state, rng, visited, key, draw)
+                            if nxt is None:  # every move revisits a state: stuck
+                                finished = False
+                                break
+                        visited.add(k)
+                    if rollout_events and moves:
+                        yield Event(_ROLLOUT, state, depth, step)
+                        step += 1
+                    state = nxt
+                    depth += 1
+                    moves += 1
+                    if check_terminal and state.is_terminal():
+                        break
+            reward = end_value(state, finished)
+            yield Event(_LEAF, state, depth, step, reward)
+            step += 1
+            if reward > best:
+                best = reward
+                yield Event(_IMPROVE, state, depth, step, reward)
+                step += 1
+            # backpropagation
+            other = 1.0 - reward if two_player else reward
+            for n in path:
+                visits = n.visits + 1
+                total = n.total + (other if n.mover else reward)
+                n.visits = visits
+                n.total = total
+                n.mean = total / visits
+                n.spread = 1.0 / sqrt(visits)
+        self._best = best
+        return step
+
+    def _end_value(self, state: Any, finished: bool) -> float:
+        """The reward of a playout's last state (player 0's in two-player games)."""
+        if self._two_player and finished:
+            return float(state.reward())
+        return float(self._reward(state))
+
+    # -- tree nodes ------------------------------------------------------------------------
+
+    def _new_node(self, state: Any, mover: int, key: Hashable = None) -> _TreeNode:
+        """A tree node for ``state``; its key is computed here when needed and not given."""
+        terminal = state.is_terminal() if self._check_terminal else None
+        if key is None and self._needs_key:
+            key = self._key(state)
+        return _TreeNode(state, mover, terminal, key)
+
+    def _children_of(self, state: Any) -> Sequence[Any]:
+        if self._filtered:
+            return state.filtered_children()  # type: ignore[no-any-return]
+        return list(state.children())
+
+    def _expand(self, node: _TreeNode) -> _TreeNode | None:
+        """Add one untried child below ``node``; None (and ``node`` terminal) if it has none."""
+        if node.untried < 0:
+            self._open(node)
+            if node.untried == 0:
+                node.terminal = True
+                return None
+        kids = node.kids
+        order = node.order
+        assert kids is not None
+        assert order is not None
+        if isinstance(order, set):
+            state, k = self._draw_untried(node, order)
+        else:
+            a, b = order
+            size = len(kids) + node.untried
+            state = self._child_at(node, (a * len(kids) + b) % size)
+            k = self._key(state) if self._needs_key else None
+        mover = node.state.to_move if self._two_player else 0
+        child = self._new_node(state, mover, k)
+        kids.append(child)
+        node.untried -= 1
+        if node.untried == 0:
+            node.order = None
+            if node in self._cache:
+                self._cached -= len(self._cache.pop(node))
+        return child
+
+    def _open(self, node: _TreeNode) -> None:
+        """Count the children of ``node`` and set up the record of tried ones."""
+        states = self._children_of(node.state)
+        node.kids = []
+        if self._by_drawing:
+            key = self._key
+            node.untried = len({key(s) for s in states})
+            node.order = set()
+            return
+        size = len(states)
+        node.untried = size
+        if size == 0:
+            return
+        rng = self.rng
+        b = rng.randrange(size)
+        a = 1
+        if size > 2:
+            a = rng.randrange(1, size)
+            while math.gcd(a, size) != 1:
+                a = rng.randrange(1, size)
+        node.order = (a, b)
+        self._remember(node, states)
+
+    def _draw_untried(self, node: _TreeNode, tried: set[Hashable]) -> tuple[Any, Hashable]:
+        """A random child whose key was not tried (a listed fallback after many misses)."""
+        draw, key, rng = self._draw, self._key, self.rng
+        patience = 8 * (len(tried) + node.untried) + 32
+        for _ in range(patience):
+            state = draw(node.state, rng)
+            if state is None:
+                break
+            k = key(state)
+            if k not in tried:
+                tried.add(k)
+                return state, k
+        fresh = [(s, k) for s in node.state.children() if (k := key(s)) not in tried]
+        if not fresh:
+            raise AssertionError(f"{node.state!r}: random_child disagrees with children()")
+        state, k = fresh[rng.randrange(len(fresh))]
+        tried.add(k)
+        return state, k
+
+    def _child_at(self, node: _TreeNode, index: int) -> Any:
+        """Child number ``index`` of ``node``, from the cache or regenerated."""
+        cache = self._cache
+        states = cache.get(node)
+        if states is not None:
+            cache.move_to_end(node)
+            return states[index]
+        if self._filtered or self.options.child_cache:
+            states = self._children_of(node.state)
+            self._remember(node, states)
+            return states[index]
+        return next(islice(node.state.children(), index, None))
+
+    def _remember(self, node: _TreeNode, states: Sequence[Any]) -> None:
+        budget = self.options.child_cache
+        if len(states) > budget:
+            return
+        cache = self._cache
+        cache[node] = states
+        self._cached += len(states)
+        while self._cached > budget:
+            _, dropped = cache.popitem(last=False)
+            self._cached -= len(dropped)
+
+
+def _commit_rank(node: _TreeNode) -> tuple[int, float]:
+    """Most visits first, then the higher mean (from the mover's point of view)."""
+    return node.visits, node.mean

@@ -1,0 +1,244 @@
+"""Minimax as negamax with alpha-beta and a transposition table, on an explicit stack.
+
+Values are in [0, 1]: internally from the point of view of the player to move (negamax:
+a parent's value is the best of ``1 - child value``), in events from player 0's point of
+view (1 = player 0 wins, 0.5 draw, 0 = player 0 loses). Turns are assumed to alternate
+(every child has the other player to move), as in tic-tac-toe and Quarto.
+
+The transposition table maps ``key()`` to ``(value, flag, depth searched)`` where the flag
+says whether the value is exact or a lower/upper bound (a fail-high / fail-low result of an
+alpha-beta window). An entry answers a probe only when it was searched at least as deep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Hashable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from searchvid.options import option
+from searchvid.search.algorithm import Algorithm
+from searchvid.search.events import Event, EventKind
+from searchvid.search.node import Capability, capabilities_of
+from searchvid.search.values import depth_value, terminal_reward
+
+_ENTER = EventKind.ENTER
+_LEAF = EventKind.LEAF
+_BACKTRACK = EventKind.BACKTRACK
+_IMPROVE = EventKind.IMPROVE
+_MOVE = EventKind.MOVE
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_UNLIMITED = 1 << 40
+"""Remaining depth of an unlimited search, and of terminal entries (valid at any depth)."""
+
+_Search = Generator[Event, None, tuple[float, Any, int]]
+"""Yields events; returns (value for the player to move, best child, next step)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MinimaxOptions:
+    """Options of :class:`Minimax`."""
+
+    depth: int = option(0, doc="Search depth in moves (0 = to the end of the game).", minimum=0)
+    alpha_beta: bool = option(True, doc="Prune with alpha-beta windows.")
+    transposition: bool = option(True, doc="Share results between transpositions (by key).")
+    value: str | None = option(
+        None,
+        doc="Value function at the depth cut-off, in [0, 1] for player 0 (default: 0.5).",
+    )
+    play: bool = option(True, doc="After solving, play the best line to the end as MOVE events.")
+    event_depth: int = option(
+        0, doc="Emit ENTER/BACKTRACK/LEAF only for nodes this deep or less (0 = all).", minimum=0
+    )
+
+
+class Minimax(Algorithm[MinimaxOptions]):
+    """Negamax with alpha-beta and a bound-flag transposition table, never recursing.
+
+    Events, in order (depth = moves from the root; values for player 0):
+
+    - Searching a node with at least one move to search: ``ENTER`` (value None). A node
+      resolved without searching its moves gets ``LEAF`` instead, with its value: terminal
+      (``reward()``), at the depth cut-off (the value function), or answered by the
+      transposition table (a bound where the table holds one).
+    - Each time the search returns to a node after one of its moves: ``BACKTRACK`` with
+      that node and its best value so far (a bound under alpha-beta) -- also after its
+      last move searched (or a cut-off), just before it is left.
+    - At the root only, right after a move's result came back and before the root's
+      BACKTRACK: ``IMPROVE`` with that child when it strictly beats the root's best move so
+      far (value: the child's value).
+    - ENTER/BACKTRACK/LEAF are emitted only for nodes at depth <= ``event_depth`` (all
+      when 0); IMPROVE always.
+    - With ``play``: ``MOVE`` for the root (depth 0), then for each move of the best line,
+      each found by a silent re-search of the current position with the warm table, until
+      the game ends (value: the position's value).
+
+    :meth:`solve` returns the root's value with no events at all (same loop, events off).
+    After a search, :attr:`nodes` holds the number of nodes it visited.
+    """
+
+    name = "minimax"
+    summary = "Negamax with alpha-beta and a transposition table: solves two-player games."
+    options_type = MinimaxOptions
+    requires = frozenset({Capability.TERMINAL, Capability.TO_MOVE, Capability.REWARD})
+    value_option = "value"
+
+    nodes: int = 0
+    """Nodes visited by the latest search (each TT probe, leaf or expanded node counts 1)."""
+
+    def solve(self, root: Any) -> float:
+        """The value of ``root`` for player 0, computed without creating any event.
+
+        Raises:
+            CapabilityError: ``root`` lacks a capability minimax needs.
+        """
+        self.check(root)
+        self._tt: dict[Hashable, tuple[float, int, int]] = {}
+        value, _, _ = _drain(self._negamax(root, -1, 0))
+        return value if root.to_move == 0 else 1.0 - value
+
+    def best_child(self, root: Any) -> tuple[Any, float] | None:
+        """The best move from ``root`` and the root's value for player 0 (None: no move)."""
+        self.check(root)
+        self._tt = {}
+        value, child, _ = _drain(self._negamax(root, -1, 0))
+        if child is None:
+            return None
+        return child, value if root.to_move == 0 else 1.0 - value
+
+    def _traverse(self, root: Any) -> Iterator[Event]:
+        self._tt = {}
+        limit = self.options.event_depth or _UNLIMITED
+        value, child, step = yield from self._negamax(root, limit, 0)
+        if not self.options.play:
+            return
+        node, depth = root, 0
+        while True:
+            yield Event(_MOVE, node, depth, step, value if node.to_move == 0 else 1.0 - value)
+            step += 1
+            if child is None:
+                return
+            node, depth = child, depth + 1
+            value, child, _ = _drain(self._negamax(node, -1, 0))
+
+    def _negamax(self, root: Any, emit_limit: int, step: int) -> _Search:
+        """Search ``root``; events only for plies <= ``emit_limit`` (-1: none at all)."""
+        opts = self.options
+        tt = self._tt if opts.transposition else None
+        tt_get = tt.get if tt is not None else None
+        alpha_beta = opts.alpha_beta
+        dec = 1 if opts.depth else 0
+        keyed = Capability.KEY in capabilities_of(root)
+        cut_value = terminal_reward if self.value is depth_value else self.value
+        improve = emit_limit >= 0
+        nodes = 0
+        best_child = None
+
+        # frame: [node, remaining moves, alpha, beta, best, searched alpha, key, current child]
+        stack: list[list[Any]] = []
+        node = root
+        alpha, beta = (0.0, 1.0) if alpha_beta else (-1.0, 2.0)
+        dleft = opts.depth or _UNLIMITED
+        ply = 0
+        while True:
+            nodes += 1
+            result = -1.0  # < 0: not resolved yet
+            k = node.key() if keyed else node
+            if tt_get is not None and stack:
+                entry = tt_get(k)
+                if entry is not None and entry[2] >= dleft:
+                    v, flag = entry[0], entry[1]
+                    if flag == _EXACT:
+                        result = v
+                    elif flag == _LOWER:
+                        if v >= beta:
+                            result = v
+                        elif v > alpha:
+                            alpha = v
+                    elif v <= alpha:
+                        result = v
+                    elif v < beta:
+                        beta = v
+            if result < 0.0:
+                if node.is_terminal():
+                    r = node.reward()
+                    result = r if node.to_move == 0 else 1.0 - r
+                    if tt is not None:
+                        tt[k] = (result, _EXACT, _UNLIMITED)
+                elif dleft == 0:
+                    r = cut_value(node)
+                    result = r if node.to_move == 0 else 1.0 - r
+                    if tt is not None:
+                        tt[k] = (result, _EXACT, 0)
+                else:
+                    moves = iter(node.children())
+                    child = next(moves, None)
+                    if child is not None:
+                        if ply <= emit_limit:
+                            yield Event(_ENTER, node, ply, step)
+                            step += 1
+                        stack.append([node, moves, alpha, beta, -1.0, alpha, k, child])
+                        node = child
+                        alpha, beta = 1.0 - beta, 1.0 - alpha
+                        dleft -= dec
+                        ply += 1
+                        continue
+                    # no move although not terminal: score it as the game's end
+                    r = terminal_reward(node)
+                    result = r if node.to_move == 0 else 1.0 - r
+            if ply <= emit_limit:
+                p0 = result if node.to_move == 0 else 1.0 - result
+                yield Event(_LEAF, node, ply, step, p0)
+                step += 1
+            # return `result` up the stack until a node has a move left to search
+            while stack:
+                frame = stack[-1]
+                ply -= 1
+                dleft += dec
+                v = 1.0 - result
+                if v > frame[4]:
+                    frame[4] = v
+                    if ply == 0:
+                        best_child = frame[7]
+                        if improve:
+                            p0 = v if frame[0].to_move == 0 else 1.0 - v
+                            yield Event(_IMPROVE, best_child, 1, step, p0)
+                            step += 1
+                    if alpha_beta and v > frame[2]:
+                        frame[2] = v
+                if ply <= emit_limit:
+                    best = frame[4]
+                    p0 = best if frame[0].to_move == 0 else 1.0 - best
+                    yield Event(_BACKTRACK, frame[0], ply, step, p0)
+                    step += 1
+                if frame[2] < frame[3]:
+                    child = next(frame[1], None)
+                    if child is not None:
+                        frame[7] = node = child
+                        alpha, beta = 1.0 - frame[3], 1.0 - frame[2]
+                        dleft -= dec
+                        ply += 1
+                        break
+                result = frame[4]
+                if tt is not None:
+                    if result <= frame[5]:
+                        tt[frame[6]] = (result, _UPPER, dleft)
+                    elif result >= frame[3]:
+                        tt[frame[6]] = (result, _LOWER, dleft)
+                    else:
+                        tt[frame[6]] = (result, _EXACT, dleft)
+                stack.pop()
+            else:
+                self.nodes = nodes
+                return result, best_child, step
+
+
+def _drain(search: _Search) -> tuple[float, Any, int]:
+    """Run a search that emits no event and return its result."""
+    try:
+        event = next(search)
+    except StopIteration as stop:
+        result: tuple[float, Any, int] = stop.value
+        return result
+    raise AssertionError(f"a silent search emitted {event}")

@@ -1,0 +1,94 @@
+"""Random walk: from the root, a uniformly random child at every step, with restarts."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from searchvid.options import option
+from searchvid.search.algorithm import Algorithm
+from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
+from searchvid.search.events import Event, EventKind
+from searchvid.search.node import Capability, capabilities_of
+
+_ENTER = EventKind.ENTER
+_LEAF = EventKind.LEAF
+_RESTART = EventKind.RESTART
+_IMPROVE = EventKind.IMPROVE
+
+
+@dataclass(frozen=True, kw_only=True)
+class RandomWalkOptions:
+    """Options of :class:`RandomWalk`."""
+
+    restarts: int = option(1, doc="Number of walks, each from the root.", minimum=1)
+    max_depth: int = option(0, doc="End a walk at this depth (0 = at a dead end).", minimum=0)
+    avoid_cycles: bool = option(
+        False, doc="Never step to a state already visited in the same walk (by key)."
+    )
+    value: str | None = option(
+        None, doc="Value function for IMPROVE events (default: the domain's)."
+    )
+
+
+class RandomWalk(Algorithm[RandomWalkOptions]):
+    """Walks from the root to a dead end, drawing each step uniformly; ``restarts`` walks.
+
+    Events, in order, for each walk:
+
+    - The first walk starts with ``ENTER`` for the root (``LEAF`` if it has no children);
+      every later walk starts with ``RESTART`` (node = root, depth 0) instead.
+    - Then ``ENTER`` for each randomly drawn child, depth one more each step, and ``LEAF``
+      for the node where the walk ends (no children, terminal, at ``max_depth``, or, with
+      ``avoid_cycles``, only children already visited in this walk).
+    - ``IMPROVE`` right after an ENTER/LEAF whose node's value strictly beats every earlier
+      node's. ENTER/LEAF/RESTART carry the node's value.
+
+    Children are drawn with :func:`~searchvid.search.node.random_child` semantics from
+    ``self.rng`` (the domain's ``random_child`` where declared), so a seed fixes the stream.
+    """
+
+    name = "random-walk"
+    summary = "Random moves from the start until stuck, then start over."
+    options_type = RandomWalkOptions
+    value_option = "value"
+
+    def _traverse(self, root: Any) -> Iterator[Event]:
+        opts = self.options
+        rng, value = self.rng, self.value
+        max_depth = opts.max_depth if opts.max_depth > 0 else -1
+        check_terminal = Capability.TERMINAL in capabilities_of(root)
+        draw = drawer(root)
+        key = key_function(root)
+        avoid = opts.avoid_cycles
+        best = -math.inf
+        step = 0
+        root_value = value(root)
+        for walk in range(opts.restarts):
+            node, depth, v = root, 0, root_value
+            visited: set[Hashable] = {key(root)} if avoid else set()
+            if walk:
+                yield Event(_RESTART, root, 0, step, v)
+                step += 1
+            while True:
+                if depth == max_depth or (check_terminal and node.is_terminal()):
+                    nxt = None
+                elif avoid:
+                    nxt, k = draw_unvisited(node, rng, visited, key, draw)
+                    if nxt is not None:
+                        visited.add(k)
+                else:
+                    nxt = draw(node, rng)
+                if walk == 0 or depth > 0:
+                    yield Event(_LEAF if nxt is None else _ENTER, node, depth, step, v)
+                    step += 1
+                    if v > best:
+                        best = v
+                        yield Event(_IMPROVE, node, depth, step, v)
+                        step += 1
+                if nxt is None:
+                    break
+                node, depth = nxt, depth + 1
+                v = value(node)

@@ -1,0 +1,76 @@
+"""Water Sort tile art: committed PNGs match the drawing code; tiles are distinct and crisp."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from searchvid.domains.watersort.art import (
+    LIQUIDS,
+    MARK_DARK,
+    MARK_LIGHT,
+    PALETTE,
+    TILE_SIZE,
+    draw_tile,
+    main,
+    mark_colour,
+    tile_names,
+)
+
+ASSETS = Path(__file__).resolve().parents[3] / "tile_assets" / "watersort"
+
+
+def pixels(image: Image.Image) -> np.ndarray:
+    return np.asarray(image.convert("RGB"))
+
+
+def test_committed_tiles_equal_what_the_code_draws() -> None:
+    on_disk = sorted(p.stem for p in ASSETS.glob("*.png"))
+    assert on_disk == sorted(tile_names())
+    for name in tile_names():
+        with Image.open(ASSETS / f"{name}.png") as image:
+            np.testing.assert_array_equal(pixels(image), pixels(draw_tile(name)), err_msg=name)
+
+
+def test_tiles_are_distinct() -> None:
+    seen: dict[bytes, str] = {}
+    for name in tile_names():
+        data = pixels(draw_tile(name)).tobytes()
+        assert data not in seen, f"{name} looks exactly like {seen.get(data)}"
+        seen[data] = name
+
+
+def test_tiles_use_the_small_palette_with_edges_on_even_pixels() -> None:
+    assert len(set(PALETTE)) == len(PALETTE) <= 48
+    allowed = {tuple(c) for c in PALETTE}
+    for name in tile_names():
+        array = pixels(draw_tile(name))
+        assert array.shape == (TILE_SIZE, TILE_SIZE, 3)
+        colours = {tuple(int(v) for v in c) for c in array.reshape(-1, 3)}
+        assert colours <= allowed, name
+        # every aligned 2 x 2 block is one colour: colour edges lie on even pixels only
+        blocks = array.reshape(TILE_SIZE // 2, 2, TILE_SIZE // 2, 2, 3)
+        assert (blocks == blocks[:, :1, :, :1, :]).all(), name
+
+
+def test_glyphs_contrast_with_their_liquid() -> None:
+    for liquid in LIQUIDS:
+        red, green, blue = liquid
+        luma = 0.299 * red + 0.587 * green + 0.114 * blue
+        expected = MARK_DARK if luma >= 128 else MARK_LIGHT
+        assert mark_colour(liquid) == expected
+
+
+def test_unknown_tile_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown Water Sort tile"):
+        draw_tile("c17")
+
+
+def test_command_line_writes_every_tile(tmp_path: Path) -> None:
+    assert main([str(tmp_path / "out")]) == 0
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert written == sorted(f"{name}.png" for name in tile_names())
+    assert main([]) == 2

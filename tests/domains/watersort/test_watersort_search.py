@@ -1,0 +1,90 @@
+"""Searches on Water Sort: optimal solutions, MCTS in plan mode, unsolvable puzzles."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from searchvid.domains import make_domain
+from searchvid.domains.watersort import WaterSortDomain
+from searchvid.domains.watersort.rules import WaterState
+from searchvid.search.algorithm import make_algorithm
+from searchvid.search.events import Event, EventKind
+
+UNSOLVABLE = {"tubes": [[3, 2, 1, 2], [3, 3, 2, 1], [3, 1, 2, 1], []]}
+"""49 states reachable, none solved (found by exhausting random 3-colour puzzles)."""
+
+
+def domain(table: dict[str, Any] | None = None) -> WaterSortDomain:
+    built = make_domain("watersort", table or {})
+    assert isinstance(built, WaterSortDomain)
+    return built
+
+
+def search(name: str, table: dict[str, Any], puzzle: WaterSortDomain, seed: int = 0) -> list[Event]:
+    algorithm = make_algorithm(
+        name,
+        table,
+        rng=random.Random(seed),
+        values=puzzle.values(),
+        heuristics=puzzle.heuristics(),
+        default_value=puzzle.default_value,
+        default_heuristic=puzzle.default_heuristic,
+        goal=puzzle.is_goal,
+    )
+    return list(algorithm.traverse(puzzle.root()))
+
+
+def replayed_pours(events: list[Event], root: WaterState) -> list[tuple[int, int]]:
+    """The pours of the MOVE events, each checked legal from the state before it."""
+    moves = [e for e in events if e.kind is EventKind.MOVE]
+    assert moves, "no solution was played out"
+    assert moves[0].node == root
+    assert moves[0].depth == 0
+    pours = []
+    state = root
+    for depth, event in enumerate(moves[1:], start=1):
+        node = event.node
+        assert event.depth == depth
+        assert node.pour is not None
+        assert state.is_legal(node.pour)
+        state = state.after(node.pour)
+        assert state == node
+        pours.append(node.pour)
+    assert state.is_solved()
+    return pours
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "breadth-first"])
+def test_optimal_searches_find_the_seed_puzzle_in_39_pours(algorithm: str) -> None:
+    puzzle = domain()
+    events = search(algorithm, {}, puzzle)
+    assert events[-1].kind is EventKind.MOVE
+    pours = replayed_pours(events, puzzle.root())
+    assert len(pours) == 39
+    assert puzzle.label(events[-1].node) == "39 pours, 12/12 tubes sorted"
+
+
+def test_astar_with_the_weaker_heuristic_is_optimal_too() -> None:
+    puzzle = domain()
+    events = search("astar", {"heuristic": "spread"}, puzzle)
+    assert len(replayed_pours(events, puzzle.root())) == 39
+
+
+def test_searches_are_deterministic() -> None:
+    puzzle = domain()
+    first = [(e.kind, e.node.tubes, e.depth) for e in search("astar", {}, puzzle)]
+    again = [(e.kind, e.node.tubes, e.depth) for e in search("astar", {}, domain())]
+    assert first == again
+
+
+@pytest.mark.parametrize("algorithm", ["astar", "breadth-first"])
+def test_unsolvable_puzzle_exhausts_the_search(algorithm: str) -> None:
+    puzzle = domain(UNSOLVABLE)
+    events = search(algorithm, {}, puzzle)
+    visited = [e for e in events if e.kind in (EventKind.ENTER, EventKind.LEAF)]
+    assert len({e.node.key() for e in visited}) == 49
+    assert not any(puzzle.is_goal(e.node) for e in events)
+    assert not any(e.kind is EventKind.MOVE for e in events)

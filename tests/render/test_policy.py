@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from searchvid.render.policy import assign_frames, selects
+from searchvid.render.settings import FrameSelection, VideoOptions
+from searchvid.search.events import Event, EventKind
+
+E, B, L, R, X, S, O, M, I = (
+    EventKind.ENTER,
+    EventKind.BACKTRACK,
+    EventKind.LEAF,
+    EventKind.RESTART,
+    EventKind.EXPAND,
+    EventKind.SELECT,
+    EventKind.ROLLOUT,
+    EventKind.MOVE,
+    EventKind.IMPROVE,
+)
+KINDS = [E, E, L, I, B, L, I, M, R, E, X, S, O, L, M, I, B, M]
+
+
+def stream(kinds: list[EventKind]) -> list[Event]:
+    return [Event(kind, f"n{i}", 0, i) for i, kind in enumerate(kinds)]
+
+
+def frames_of(kinds: list[EventKind], **options: object) -> list[int | None]:
+    video = VideoOptions(**options)  # type: ignore[arg-type]
+    return [frame for _, frame in assign_frames(stream(kinds), video)]
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        ("all", [0, 1, 2, None, 3, 4, None, 5, 6, 7, 8, 9, 10, 11, 12, None, 13, 14]),
+        ("leaves", [None, None, 0, None, None, 1] + [None] * 7 + [2] + [None] * 4),
+        ("improvements", [None] * 3 + [0] + [None] * 2 + [1] + [None] * 8 + [2, None, None]),
+        ("moves", [None] * 7 + [0] + [None] * 6 + [1] + [None] * 2 + [2]),
+    ],
+)
+def test_each_frames_mode_selects_its_kinds(
+    mode: FrameSelection, expected: list[int | None]
+) -> None:
+    assert frames_of(KINDS, frames=mode) == expected
+
+
+def test_every_keeps_the_first_and_then_every_kth_candidate() -> None:
+    assert frames_of(KINDS, every=3) == [
+        0, None, None, None, 1, None, None, None, 2,
+        None, None, 3, None, None, 4, None, None, None,
+    ]  # fmt: skip
+    assert frames_of(KINDS, frames="leaves", every=2) == (
+        [None, None, 0] + [None] * 10 + [1] + [None] * 4
+    )
+
+
+def test_max_frames_stops_right_after_the_last_frame() -> None:
+    assert frames_of(KINDS, max_frames=4) == [0, 1, 2, None, 3]
+    assert frames_of(KINDS, every=2, max_frames=3) == [0, None, 1, None, None, 2]
+    assert frames_of(KINDS, frames="moves", max_frames=1) == [None] * 7 + [0]
+
+
+def test_the_search_is_not_run_past_the_cut() -> None:
+    pulled: list[int] = []
+
+    def search() -> Iterator[Event]:
+        for event in stream(KINDS):
+            pulled.append(event.step)
+            yield event
+
+    out = list(assign_frames(search(), VideoOptions(max_frames=2)))
+    assert [e.step for e, _ in out] == [0, 1]
+    assert pulled == [0, 1]
+
+
+def test_every_event_is_passed_through_in_order() -> None:
+    events = stream(KINDS)
+    out = list(assign_frames(events, VideoOptions(frames="improvements")))
+    assert [e for e, _ in out] == events
+
+
+def test_selects() -> None:
+    assert [k for k in EventKind if selects("all", k)] == [
+        k for k in EventKind if k is not EventKind.IMPROVE
+    ]
+    assert [k for k in EventKind if selects("leaves", k)] == [L]
+    assert [k for k in EventKind if selects("moves", k)] == [M]
+    assert [k for k in EventKind if selects("improvements", k)] == [I]

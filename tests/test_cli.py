@@ -1,0 +1,467 @@
+"""The command line, through click's CliRunner: every command, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import imageio_ffmpeg
+import numpy as np
+import pytest
+from click.testing import CliRunner, Result
+from PIL import Image
+
+from searchvid.cli import main
+from searchvid.domains.tree.view import BACKGROUND, FILL, HIGHLIGHT, LINE, NodeState, TreeView
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENES = ROOT / "scenes"
+TREE = SCENES / "tree-backtracking.toml"
+BROKEN = Path(__file__).resolve().parent / "scenes_broken"
+SEED_ORDER = [
+    "Root",
+    "Algorithms",
+    "Breadth-First",
+    "Algorithms",
+    "Depth-First",
+    "Backtracking",
+    "Depth-First",
+    "Beam Search",
+    "Depth-First",
+    "Algorithms",
+    "Other",
+    "Monte Carlo Tree Search",
+    "Other",
+    "Algorithms",
+    "Root",
+]
+SMALL_TREE = """\
+title = "A small tree"
+seed = 1
+
+[domain]
+name = "tree"
+root = "R"
+children = { A = { A1 = {}, A2 = {} }, B = {} }
+
+[search]
+algorithm = "backtracking"
+
+[video]
+tile_size = 20
+hold_last = 0
+"""
+SMALL_RAILROAD = """\
+title = "Railroad Ink, small and fast"
+seed = 5
+
+[domain]
+name = "railroad"
+
+[search]
+algorithm = "random-walk"
+restarts = 3
+
+[video]
+fps = 24
+tile_size = 24
+max_frames = 40
+hold_last = 0
+"""
+WATERSORT = """\
+title = "A tiny Water Sort"
+seed = 2
+
+[domain]
+name = "watersort"
+tubes = [[1, 2, 1, 2], [2, 1, 2, 1], [], []]
+
+[search]
+algorithm = "astar"
+
+[video]
+tile_size = 20
+"""
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def invoke(runner: CliRunner, *args: str | Path) -> Result:
+    return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def lines(result: Result) -> list[str]:
+    return result.output.splitlines()
+
+
+def assert_one_error_line(result: Result, code: int) -> str:
+    assert result.exit_code == code, result.output
+    output = lines(result)
+    assert len(output) == 1, result.output
+    assert output[0].startswith("Error: ")
+    assert "Traceback" not in result.output
+    return output[0]
+
+
+def pixels(path: Path) -> np.ndarray:
+    with Image.open(path) as image:
+        return np.asarray(image.convert("RGB"))
+
+
+def trace(runner: CliRunner, *args: str | Path) -> list[dict[str, Any]]:
+    result = invoke(runner, "trace", *args)
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in lines(result)]
+
+
+# --- global options --------------------------------------------------------------------------
+
+
+def test_version(runner: CliRunner) -> None:
+    result = invoke(runner, "--version")
+    assert result.exit_code == 0
+    assert result.output.startswith("searchvid, version ")
+
+
+def test_python_dash_m_runs_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "searchvid", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0
+    assert done.stdout.startswith("searchvid, version ")
+
+
+def test_help_lists_every_command(runner: CliRunner) -> None:
+    result = invoke(runner, "--help")
+    assert result.exit_code == 0
+    for command in ("render", "preview", "trace", "run", "scenes"):
+        assert command in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["render"],
+        ["bogus-command"],
+        ["render", str(TREE), "--no-such-option"],
+        ["render", str(TREE), "--frames", "0"],
+        ["render", str(TREE), "--fps", "many"],
+        ["trace", str(TREE), "--limit", "-1"],
+        ["preview", str(TREE), "--frame", "x"],
+    ],
+)
+def test_click_usage_errors_are_one_line(runner: CliRunner, args: list[str]) -> None:
+    assert_one_error_line(invoke(runner, *args), 2)
+
+
+# --- scene lookup ----------------------------------------------------------------------------
+
+
+def test_bare_names_resolve_in_scenes(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "scenes").mkdir()
+    write(tmp_path / "scenes", "mine.toml", SMALL_TREE)
+    assert trace(runner, "mine")[0]["label"] == "R"
+    # names not found here fall back to the project's own scenes/
+    framed = [r["label"] for r in trace(runner, "tree-backtracking") if r["frame"] is not None]
+    assert framed == SEED_ORDER
+
+
+def test_unknown_scene_name_lists_the_known_ones(runner: CliRunner) -> None:
+    line = assert_one_error_line(invoke(runner, "run", "no-such-scene"), 2)
+    assert "no-such-scene" in line
+    assert "tree-backtracking" in line
+
+
+def test_missing_scene_path(runner: CliRunner, tmp_path: Path) -> None:
+    line = assert_one_error_line(invoke(runner, "run", tmp_path / "gone.toml"), 2)
+    assert "gone.toml: no such scene file" in line
+
+
+# --- trace -----------------------------------------------------------------------------------
+
+
+def test_trace_reproduces_the_seed_order(runner: CliRunner) -> None:
+    records = trace(runner, TREE)
+    framed = [r for r in records if r["frame"] is not None]
+    assert [r["label"] for r in framed] == SEED_ORDER
+    assert [r["frame"] for r in framed] == list(range(15))
+    assert all(set(r) == {"step", "kind", "depth", "label", "value", "frame"} for r in records)
+    assert [r["step"] for r in records] == list(range(len(records)))
+    assert [r["depth"] for r in framed][:6] == [0, 1, 2, 1, 2, 3]
+
+
+def test_trace_limit_and_frame_cut(runner: CliRunner) -> None:
+    assert len(trace(runner, TREE, "--limit", "4")) == 4
+    cut = trace(runner, TREE, "--frames", "5")
+    assert [r["frame"] for r in cut if r["frame"] is not None] == [0, 1, 2, 3, 4]
+    assert cut[-1]["frame"] == 4  # stops right after the event that made the last frame
+
+
+def test_seed_override_changes_a_random_search(runner: CliRunner, tmp_path: Path) -> None:
+    scene = write(tmp_path, "rail.toml", SMALL_RAILROAD)
+    first = trace(runner, scene)
+    assert trace(runner, scene) == first
+    assert trace(runner, scene, "--seed", "6") != first
+
+
+# --- run -------------------------------------------------------------------------------------
+
+
+def test_run_json_has_the_documented_keys(runner: CliRunner) -> None:
+    result = invoke(runner, "run", TREE, "--json")
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.output)
+    assert {"events", "frames", "seconds", "peak_rss_mb", "best", "solved"} <= set(stats)
+    assert stats["frames"] == 15
+    assert stats["events"] >= 15
+    assert stats["solved"] is None  # the tree domain has no goal
+    assert stats["peak_rss_mb"] > 0
+    assert stats["seconds"] >= 0
+
+
+def test_run_json_reports_best_and_solved(runner: CliRunner, tmp_path: Path) -> None:
+    scene = write(tmp_path, "water.toml", WATERSORT)
+    stats = json.loads(invoke(runner, "run", scene, "--json").output)
+    assert stats["solved"] is True
+    assert set(stats["best"]) == {"label", "value", "depth"}
+    assert isinstance(stats["best"]["label"], str)
+    assert stats["best"]["depth"] > 0
+
+
+def test_run_prints_statistics(runner: CliRunner) -> None:
+    result = invoke(runner, "run", TREE)
+    assert result.exit_code == 0
+    assert "frames    15" in result.output
+    assert "solved    n/a" in result.output
+
+
+# --- scenes ----------------------------------------------------------------------------------
+
+
+def test_scenes_lists_the_project_scenes(runner: CliRunner) -> None:
+    result = invoke(runner, "scenes", SCENES)
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line for line in lines(result)[1:]}
+    expected = {
+        "tree-backtracking": ("tree", "backtracking"),
+        "railroad-backtracking": ("railroad", "backtracking"),
+        "railroad-random": ("railroad", "random-walk"),
+        "railroad-mcts": ("railroad", "mcts"),
+        "railroad-beam": ("railroad", "beam"),
+    }
+    for stem, (domain, algorithm) in expected.items():
+        row = rows[str(SCENES / f"{stem}.toml")]
+        assert row.split()[-2:] == [domain, algorithm]
+        assert "invalid" not in row
+
+
+def test_scenes_marks_broken_files(runner: CliRunner) -> None:
+    result = invoke(runner, "scenes", BROKEN)
+    assert result.exit_code == 0
+    assert "(invalid: video.fps:" in result.output
+
+
+def test_scenes_missing_folder(runner: CliRunner, tmp_path: Path) -> None:
+    assert_one_error_line(invoke(runner, "scenes", tmp_path / "none"), 2)
+
+
+# --- render and preview ----------------------------------------------------------------------
+
+
+def render_folder(runner: CliRunner, scene: Path, folder: Path, *args: str) -> list[Path]:
+    result = invoke(runner, "render", scene, "-o", folder, *args)
+    assert result.exit_code == 0, result.output
+    assert len(lines(result)) == 1  # no progress bar off a terminal: just the summary
+    return sorted(folder.glob("frame_*.png"))
+
+
+def test_render_png_folder_of_the_tree(runner: CliRunner, tmp_path: Path) -> None:
+    frames = render_folder(runner, TREE, tmp_path / "frames")
+    assert [f.name for f in frames] == [f"frame_{i:06d}.png" for i in range(15)]
+    first, last = pixels(frames[0]), pixels(frames[-1])
+    assert first.shape[0] > 7 * 64 - 1  # 7 rows of 64-pixel tiles, plus a HUD strip
+    assert first.shape[1] == 15 * 64
+    assert not np.array_equal(first[: 7 * 64], pixels(frames[1])[: 7 * 64])
+    assert not np.array_equal(first, last)  # the last frame shows everything visited
+
+
+def test_render_summary_line(runner: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "tree.gif"
+    result = invoke(runner, "render", TREE, "-o", target)
+    assert result.exit_code == 0, result.output
+    assert len(lines(result)) == 1
+    assert re.fullmatch(rf"15 frames in \d+\.\d s -> {re.escape(str(target))}", lines(result)[0])
+    assert target.stat().st_size > 0
+
+
+def test_render_default_output_is_renders_stem_mp4(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke(runner, "render", TREE, "--quiet")
+    assert result.exit_code == 0, result.output
+    video = tmp_path / "renders" / "tree-backtracking.mp4"
+    assert sorted(p.name for p in video.parent.iterdir()) == ["tree-backtracking.mp4"]
+    frames, _ = imageio_ffmpeg.count_frames_and_secs(str(video))
+    assert frames >= 15
+
+
+def test_tree_frame_shows_current_stack_visited_and_path(runner: CliRunner, tmp_path: Path) -> None:
+    """Frame 5 of the tree scene: Backtracking is current (64-pixel tiles, 15 x 7)."""
+    frame = pixels(render_folder(runner, TREE, tmp_path / "frames")[5])
+
+    def at(col: int, row: int, dx: int = 20, dy: int = 32) -> tuple[int, ...]:
+        return tuple(int(v) for v in frame[row * 64 + dy, col * 64 + dx])
+
+    assert at(4, 6) == FILL[NodeState.CURRENT]  # Backtracking
+    assert at(6, 4) == FILL[NodeState.STACK]  # Depth-First
+    assert at(6, 0) == FILL[NodeState.STACK]  # Root
+    assert at(0, 4) == FILL[NodeState.VISITED]  # Breadth-First
+    assert at(12, 4) == FILL[NodeState.UNVISITED]  # Other
+    assert at(8, 6) == FILL[NodeState.UNVISITED]  # Beam Search
+    assert at(6, 5, dx=0, dy=31) == HIGHLIGHT  # Depth-First -> Backtracking
+    assert at(9, 5, dx=31, dy=50) == LINE  # Depth-First -> Beam Search
+    assert at(10, 5) == BACKGROUND
+
+
+@pytest.mark.parametrize("index", [0, 1, 6, 14, -1, -2, -15])
+def test_preview_equals_the_rendered_frame(runner: CliRunner, tmp_path: Path, index: int) -> None:
+    frames = render_folder(runner, TREE, tmp_path / "frames")
+    target = tmp_path / "preview.png"
+    result = invoke(runner, "preview", TREE, "--frame", str(index), "-o", target)
+    assert result.exit_code == 0, result.output
+    assert np.array_equal(pixels(target), pixels(frames[index]))
+
+
+def test_preview_equals_rendered_frames_on_railroad(runner: CliRunner, tmp_path: Path) -> None:
+    scene = write(tmp_path, "rail.toml", SMALL_RAILROAD)
+    frames = render_folder(runner, scene, tmp_path / "frames")
+    assert len(frames) == 40
+    for index in (0, 9, 25, -1):
+        target = tmp_path / f"preview{index}.png"
+        result = invoke(runner, "preview", scene, f"--frame={index}", "-o", target)
+        assert result.exit_code == 0, result.output
+        assert np.array_equal(pixels(target), pixels(frames[index])), index
+
+
+def test_preview_default_output(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke(runner, "preview", TREE)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "renders" / "tree-backtracking.png").is_file()
+
+
+@pytest.mark.parametrize("index", ["15", "-16", "1000"])
+def test_preview_out_of_range_frame(runner: CliRunner, tmp_path: Path, index: str) -> None:
+    target = tmp_path / "p.png"
+    assert_one_error_line(invoke(runner, "preview", TREE, "--frame", index, "-o", target), 2)
+    assert not target.exists()
+
+
+def test_same_scene_and_seed_give_identical_frames(runner: CliRunner, tmp_path: Path) -> None:
+    scene = write(tmp_path, "rail.toml", SMALL_RAILROAD)
+    first = render_folder(runner, scene, tmp_path / "a")
+    second = render_folder(runner, scene, tmp_path / "b")
+    assert len(first) == len(second) == 40
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(first, second, strict=True))
+    other = render_folder(runner, scene, tmp_path / "c", "--seed", "99")
+    assert any(a.read_bytes() != c.read_bytes() for a, c in zip(first, other, strict=True))
+
+
+def test_frames_and_fps_overrides(runner: CliRunner, tmp_path: Path) -> None:
+    frames = render_folder(runner, TREE, tmp_path / "frames", "--frames", "4", "--fps", "30")
+    assert len(frames) == 4
+
+
+def test_snapshots_written_when_the_best_improves(runner: CliRunner, tmp_path: Path) -> None:
+    scene = write(tmp_path, "rail.toml", SMALL_RAILROAD)
+    shots = tmp_path / "shots"
+    result = invoke(runner, "render", scene, "-o", tmp_path / "out.gif", "--snapshots", shots)
+    assert result.exit_code == 0, result.output
+    assert len(list(shots.glob("*.png"))) >= 1
+
+
+def test_unknown_output_format(runner: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "out.avi"
+    line = assert_one_error_line(invoke(runner, "render", TREE, "-o", target), 2)
+    assert "out.avi" in line
+    assert not target.exists()
+
+
+def test_unwritable_output_is_a_runtime_error(runner: CliRunner, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert_one_error_line(invoke(runner, "render", TREE, "-o", blocker / "out.mp4"), 1)
+
+
+def test_interrupt_leaves_no_output(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = 0
+    grid = TreeView.grid
+
+    def interrupted(self: TreeView, node: Any) -> Any:
+        nonlocal drawn
+        drawn += 1
+        if drawn == 5:
+            raise KeyboardInterrupt
+        return grid(self, node)
+
+    monkeypatch.setattr(TreeView, "grid", interrupted)
+    target = tmp_path / "out.mp4"
+    result = runner.invoke(main, ["render", str(TREE), "-o", str(target)])
+    assert result.exit_code == 130
+    assert lines(result)[-1] == "Error: interrupted"
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- the broken-scene corpus -----------------------------------------------------------------
+
+
+def broken_files() -> list[Path]:
+    return sorted(BROKEN.glob("*.toml"))
+
+
+def test_the_corpus_has_at_least_25_scenes() -> None:
+    assert len(broken_files()) >= 25
+
+
+@pytest.mark.parametrize("path", broken_files(), ids=lambda p: p.stem)
+def test_broken_scene_exits_2_with_one_line(runner: CliRunner, tmp_path: Path, path: Path) -> None:
+    key = path.read_text().splitlines()[0].removeprefix("# expect: ")
+    target = tmp_path / "out.mp4"
+    line = assert_one_error_line(invoke(runner, "render", path, "-o", target), 2)
+    assert line.startswith(f"Error: {path}: {key}: ")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["preview", "trace", "run"])
+def test_every_command_rejects_a_broken_scene(
+    runner: CliRunner, tmp_path: Path, command: str
+) -> None:
+    path = BROKEN / "video_tile_size_odd.toml"
+    line = assert_one_error_line(invoke(runner, command, path), 2)
+    assert line == f"Error: {path}: video.tile_size: must be even, got 33"
