@@ -141,3 +141,23 @@ def test_four_by_four_four_in_a_row_is_a_draw_on_the_explicit_stack() -> None:
         sys.setrecursionlimit(limit)
     assert value == 0.5
     assert algo.nodes > 1000
+
+
+@pytest.mark.parametrize(("size", "k", "centre"), [(3, 3, 4), (4, 4, 5), (5, 4, 12)])
+def test_depth_limited_search_with_the_lines_value_opens_in_the_centre(
+    size: int, k: int, centre: int
+) -> None:
+    domain = make_domain("tictactoe", {"size": size, "k": k})
+    algo = make_algorithm(
+        "minimax",
+        {"depth": 2, "value": "lines"},
+        rng=random.Random(0),
+        values=domain.values(),
+        default_value=domain.default_value,
+    )
+    assert isinstance(algo, Minimax)
+    found = algo.best_child(domain.root())
+    assert found is not None
+    child, value = found
+    assert child.last == centre
+    assert 0.1 < value < 0.9
