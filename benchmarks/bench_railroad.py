@@ -28,7 +28,7 @@ MID_GAME = 20  # tiles placed in a "mid-game" state
 STATES = 200
 MCTS_ITERATIONS = 10_000
 MCTS_LIMIT_MB = 250.0
-BEAM = {"width": 10, "value": "network"}  # the railroad-beam scene's search
+BEAM = {"width": 6, "value": "network"}  # the railroad-beam scene's search
 BEAM_SEED = 1
 
 _MCTS_CODE = """

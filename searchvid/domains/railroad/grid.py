@@ -20,7 +20,6 @@ __all__ = [
     "OFFSETS",
     "SIZE",
     "START_CELLS",
-    "cell_index",
     "constraint_key",
     "fits",
     "is_open_key",
@@ -50,11 +49,6 @@ NEIGHBOURS: tuple[tuple[int, int, int, int, int], ...] = tuple(
 
 FREE = 3
 """Constraint value of a side whose neighbour is an empty cell."""
-
-
-def cell_index(row: int, col: int) -> int:
-    """The byte index of cell ``(row, col)``."""
-    return row * SIZE + col
 
 
 def _facing_tables() -> tuple[tuple[int, ...], ...]:

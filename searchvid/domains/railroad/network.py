@@ -8,14 +8,15 @@ paths, so a board costs one pass over its 112 inner edges.
 
 The game's score (the real game's scoring, played with unlimited tiles):
 
-- each network scores by the number of exits it joins: 2->4, 3->8, 4->12, … 11->40, 12->45;
+- each network scores by the number of exits it joins: 2->4, 3->8, 4->12, ... 11->40,
+  12->45;
 - the longest road and the longest rail: 1 point per cell of the longest path that never
   visits a cell twice (stations do not interrupt a route);
 - 1 point per occupied cell of the 3x3 centre;
-- -1 per *error*: a route end that leads nowhere. As in the real rules, an end that meets
-  the outer edge of the board is not an error, whether an exit is there or not. An end that
-  leads into an empty interior cell is one (the placement rules never let a route run into a
-  blank side, so that case does not arise in play, but it is counted as an error too).
+- -1 per *error*: a route end that leads nowhere. As in the real rules, an end on the outer
+  edge of the board is never an error, whether an exit is there or not. An end that leads
+  into an empty interior cell is one; so is an end against a blank side or against the other
+  transport, which the placement rules never allow but hand-made boards may hold.
 """
 
 from __future__ import annotations

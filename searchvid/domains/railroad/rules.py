@@ -100,7 +100,7 @@ class Board:
         _SET_RULES(self, rules)
 
     @classmethod
-    def start(cls, tiles: TileSetName = "all") -> Board:
+    def start(cls, tiles: TileSetName = "basic") -> Board:
         """The empty board with its twelve exits."""
         return cls(START_CELLS, tile_rules(tiles))
 
@@ -188,8 +188,11 @@ class Board:
                 yield _board(head + _BYTE[code] + tail, rules)
 
     def random_child(self, rng: random.Random) -> Board | None:
-        """One legal placement drawn uniformly; the same one ``rng.choice(list(children()))``
-        would draw, without building the others. None when there is none."""
+        """One legal placement drawn uniformly, or None when there is none.
+
+        It is the child ``rng.choice(list(children()))`` would draw, found by counting the
+        fitting tiles per open position instead of building every child.
+        """
         options = self.placements()
         total = sum(len(fitting) for _, fitting in options)
         if total == 0:

@@ -87,11 +87,17 @@ def estimated_tiles(nets: list[Network]) -> int:
 def network_value(node: Any) -> float:
     """How close a board is to one network joining all twelve exits, in [0, 1].
 
-    1 when one network joins all twelve exits. Otherwise the value falls with the
-    estimated number of tiles still needed to join the networks holding exits
-    (:func:`estimated_tiles`), rises a little with the exits already joined, and is pushed
-    below every live board when the goal has become impossible: some network holding an exit
-    has no open cell left, so it can never reach the others.
+    Exactly 1 when one network joins all twelve exits. Otherwise, with ``T`` the estimated
+    tiles still needed to join the networks holding exits (:func:`estimated_tiles`, capped at
+    60) and ``m`` the number of those networks::
+
+        progress = 0.8 * (1 - T / 60) + 0.2 * (12 - m) / 11
+        value = 0.25 + 0.7 * progress   (every such network can still grow: in [0.25, 0.95])
+        value = 0.2 * progress          (some network can no longer grow: the goal is lost)
+
+    A network can grow while a route of it leads into an empty cell that some tile still
+    fits; once none does, it can never reach the other exits, so every such board ranks
+    below every board where the goal is still possible.
     """
     nets = networks(node.cells, node.rules.choices)
     if len(nets) == 1:

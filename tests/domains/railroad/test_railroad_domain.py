@@ -7,11 +7,13 @@ import random
 import numpy as np
 import pytest
 from conftest import BoardMaker
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from searchvid.domains import make_domain
 from searchvid.domains.railroad import RailroadDomain, RailroadOptions
-from searchvid.domains.railroad.network import cluster_sizes, networks
-from searchvid.domains.railroad.rules import Board
+from searchvid.domains.railroad.network import Network, cluster_sizes, networks
+from searchvid.domains.railroad.rules import Board, TileSetName
 from searchvid.domains.railroad.values import SCORE_RANGE, estimated_tiles, network_value
 from searchvid.domains.railroad.view import EMPTY_CELL_ID, OPEN_ID, TILE_NAMES
 from searchvid.errors import OptionError
@@ -125,3 +127,42 @@ def test_view_grid_shows_tiles_exits_and_open_positions(make_board: BoardMaker) 
     assert TILE_NAMES[grid[1, 2]] == "road-curve-r270"
     assert TILE_NAMES[grid[1, 1]] == "open"  # the curve leads west into (1, 1)
     assert int((grid == OPEN_ID).sum()) == 12
+
+
+def _kruskal(nets: list[Network]) -> int:
+    """Reference: minimum spanning tree over networks by Kruskal on all pairwise weights."""
+    alive = [n.open_cells for n in nets if n.open_cells]
+
+    def dist(a: int, b: int) -> int:
+        return abs(a // 9 - b // 9) + abs(a % 9 - b % 9)
+
+    edges = sorted(
+        (min(dist(a, b) for a in alive[i] for b in alive[j]) + 1, i, j)
+        for i in range(len(alive))
+        for j in range(i + 1, len(alive))
+    )
+    parent = list(range(len(alive)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            x = parent[x]
+        return x
+
+    total = 0
+    for weight, i, j in edges:
+        a, b = find(i), find(j)
+        if a != b:
+            parent[a] = b
+            total += weight
+    return total
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), tiles=st.sampled_from(["basic", "all"]))
+def test_estimated_tiles_is_the_minimum_spanning_tree(seed: int, tiles: TileSetName) -> None:
+    rng = random.Random(seed)
+    board: Board | None = Board.start(tiles)
+    while board is not None:
+        nets = networks(board.cells, board.rules.choices)
+        assert estimated_tiles(nets) == _kruskal(nets)
+        board = board.random_child(rng)
