@@ -40,17 +40,6 @@ class Rect(NamedTuple):
     bottom: int
     right: int
 
-    def union(self, other: Rect | None) -> Rect:
-        """The smallest rectangle holding both."""
-        if other is None:
-            return self
-        return Rect(
-            min(self.top, other.top),
-            min(self.left, other.left),
-            max(self.bottom, other.bottom),
-            max(self.right, other.right),
-        )
-
 
 @dataclass(frozen=True)
 class _Layer:
@@ -103,6 +92,7 @@ class Canvas:
             atlas.index_of(self._footer_rgb) if pixel_format is PixelFormat.PAL8 else None
         )
         self._footer: Pixels | None = None
+        self._footer_yuv = self._footer_luts() if pixel_format is PixelFormat.YUV420P else None
         self._grid: npt.NDArray[np.int16] | None = None
         self._dirty: tuple[int, int, int, int] | None = None
         self._cells = self.shape[0] * self.shape[1]
@@ -125,15 +115,18 @@ class Canvas:
             raise RunError(f"the view returned a grid of shape {grid.shape}, expected {self.shape}")
         previous = self._grid
         if previous is not None:
-            rows, cols = (grid != previous).nonzero()
-            changed = len(rows)
-            if changed == 0:
+            changed: list[int] = (grid != previous).ravel().nonzero()[0].tolist()
+            if not changed:
                 return 0
-            if 2 * changed <= self._cells:  # a few cells: re-blit just those
-                self._blit_cells(rows.tolist(), cols.tolist(), grid[rows, cols].tolist())
+            if 2 * len(changed) <= self._cells:  # a few cells: re-blit just those
+                self._blit_cells(grid, changed)
                 self._grid = grid.astype(np.int16)
-                return changed
-        self._grid = grid.astype(np.int16)
+                return len(changed)
+        own = grid.astype(np.int16)
+        if own.size and (int(own.min()) < 0 or int(own.max()) >= len(self.atlas)):
+            bad = int(own.min()) if int(own.min()) < 0 else int(own.max())
+            raise RunError(f"the view returned tile id {bad}; the tile set has {len(self.atlas)}")
+        self._grid = own
         self.recompose()
         return self._cells
 
@@ -142,9 +135,6 @@ class Canvas:
         grid = self._grid
         if grid is None:
             return
-        if grid.size and (int(grid.min()) < 0 or int(grid.max()) >= len(self.atlas)):
-            bad = int(grid.min()) if int(grid.min()) < 0 else int(grid.max())
-            raise RunError(f"the view returned tile id {bad}; the tile set has {len(self.atlas)}")
         for layer in self._layers:
             layer.blocks[...] = layer.tiles[grid]
         self._mark(0, 0, self.board_height, self.width)
@@ -184,10 +174,6 @@ class Canvas:
             return rgb
         raise ValueError("a yuv420p canvas cannot be read back as RGB exactly")
 
-    def planes(self) -> tuple[Pixels, ...]:
-        """The frame's planes as 2-D (or RGB 3-D) views: one, or Y, U and V."""
-        return self._planes
-
     def _allocate(self) -> tuple[Pixels, tuple[Pixels, ...]]:
         h, w = self.height, self.width
         frame: Pixels
@@ -220,16 +206,30 @@ class Canvas:
             layers.append(_Layer(tiles, target, blocks, th, tw))
         return tuple(layers)
 
-    def _blit_cells(self, rows: list[int], cols: list[int], tiles: list[int]) -> None:
+    def _blit_cells(self, grid: npt.NDArray[np.integer], changed: list[int]) -> None:
+        """Re-blit the cells at flat indices ``changed`` (ascending) from ``grid``."""
+        cols = self.shape[1]
         count = len(self.atlas)
-        for r, c, tile in zip(rows, cols, tiles, strict=True):
+        left, right = cols, -1
+        for k in changed:
+            tile = grid.item(k)
             if not 0 <= tile < count:
                 raise RunError(f"the view returned tile id {tile}; the tile set has {count}")
+            r, c = divmod(k, cols)
             for source, target, th, tw in self._blits:
                 target[r * th : (r + 1) * th, c * tw : (c + 1) * tw] = source[tile]
+            left = min(left, c)
+            right = max(right, c)
         s = self.atlas.size
-        # rows come sorted from nonzero(); columns do not
-        self._mark(rows[0] * s, min(cols) * s, (rows[-1] + 1) * s, (max(cols) + 1) * s)
+        top, bottom = changed[0] // cols, changed[-1] // cols  # flat indices ascend by row
+        self._mark(top * s, left * s, (bottom + 1) * s, (right + 1) * s)
+
+    def _footer_luts(self) -> tuple[Pixels, tuple[int, int] | None]:
+        """Luma per footer colour, and the chroma if all footer colours share it (greys)."""
+        blocks = np.repeat(np.repeat(self._footer_rgb[:, None, None, :], 2, 1), 2, 2)
+        y, u, v = rgb_to_yuv420(blocks)
+        chroma = set(zip(u.ravel().tolist(), v.ravel().tolist(), strict=True))
+        return y[:, 0, 0].copy(), chroma.pop() if len(chroma) == 1 else None
 
     def _paint_footer(self, box: Rect, strip: npt.NDArray[np.uint8]) -> None:
         if self.pixel_format is PixelFormat.YUV420P:  # chroma is 2x2: widen to even edges
@@ -242,12 +242,17 @@ class Canvas:
             assert self._footer_pal is not None
             self.frame[top:bottom, box.left : box.right] = self._footer_pal[part]
         else:
-            y, u, v = rgb_to_yuv420(self._footer_rgb[part])
+            assert self._footer_yuv is not None
+            luma, chroma = self._footer_yuv
             py, pu, pv = self._planes
-            py[top:bottom, box.left : box.right] = y
+            py[top:bottom, box.left : box.right] = luma[part]
             half = (slice(top // 2, bottom // 2), slice(box.left // 2, box.right // 2))
-            pu[half] = u
-            pv[half] = v
+            if chroma is not None:
+                pu[half], pv[half] = chroma
+            else:
+                _, u, v = rgb_to_yuv420(self._footer_rgb[part])
+                pu[half] = u
+                pv[half] = v
         self._mark(top, box.left, bottom, box.right)
 
     def _mark(self, top: int, left: int, bottom: int, right: int) -> None:

@@ -28,7 +28,7 @@ from searchvid.render.settings import Quality, VideoOptions
 
 MP4_SETTINGS: dict[Quality, tuple[str, int]] = {
     "draft": ("ultrafast", 28),
-    "default": ("veryfast", 20),
+    "default": ("veryfast", 21),
     "final": ("slow", 16),
 }
 """libx264 ``(preset, crf)`` for each ``quality``."""

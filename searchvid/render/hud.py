@@ -89,7 +89,7 @@ class Hud:
         self.height = 2 * self._pad + lines * self._line
         self.height += self.height % 2
         self.strip: npt.NDArray[np.uint8] = np.zeros((self.height, width), dtype=np.uint8)
-        self._glyphs: dict[str, tuple[npt.NDArray[np.uint8], float]] = {}
+        self._glyphs: dict[tuple[str, int], tuple[npt.NDArray[np.uint8], int, float]] = {}
         self._shown: tuple[str, ...] = ("",) * 5
 
     def update(self, text: HudText) -> bool:
@@ -125,31 +125,32 @@ class Hud:
         line[:, left:right] = _BACKGROUND
         pen = float(left)
         for char in text:
-            mask, advance = self._glyph(char)
-            x = round(pen) - self._margin
-            lo, hi = max(x, left), min(x + mask.shape[1], right)
+            ink, offset, advance = self._glyph(char, color)
+            x = round(pen) + offset
+            lo, hi = max(x, left), min(x + ink.shape[1], right)
             if lo < hi:
                 region = line[:, lo:hi]
-                np.maximum(region, mask[:, lo - x : hi - x] * np.uint8(color), out=region)
+                np.maximum(region, ink[:, lo - x : hi - x], out=region)
             pen += advance
             if pen >= right:
                 break
 
-    @property
-    def _margin(self) -> int:
-        return self._line // 2
-
-    def _glyph(self, char: str) -> tuple[npt.NDArray[np.uint8], float]:
-        cached = self._glyphs.get(char)
+    def _glyph(self, char: str, color: int) -> tuple[npt.NDArray[np.uint8], int, float]:
+        """``char`` drawn in ``color``, trimmed to its ink: (pixels, x offset, advance)."""
+        cached = self._glyphs.get((char, color))
         if cached is None:
             advance = float(self._font.getlength(char))
-            image = Image.new("L", (math.ceil(advance) + 2 * self._margin, self._line), 0)
+            margin = self._line // 2  # room for glyphs that reach past their advance
+            image = Image.new("L", (math.ceil(advance) + 2 * margin, self._line), 0)
             draw = ImageDraw.Draw(image)
             draw.fontmode = "1"  # no anti-aliasing: only palette colours
-            draw.text((self._margin, 0), char, fill=255, font=self._font)
-            mask = (np.asarray(image) > 127).astype(np.uint8)
-            cached = (mask, advance)
-            self._glyphs[char] = cached
+            draw.text((margin, 0), char, fill=255, font=self._font)
+            mask = np.asarray(image) > 127
+            columns = np.flatnonzero(mask.any(axis=0))
+            first, last = (int(columns[0]), int(columns[-1]) + 1) if columns.size else (0, 0)
+            ink = (mask[:, first:last] * np.uint8(color)).astype(np.uint8)
+            cached = (ink, first - margin, advance)
+            self._glyphs[(char, color)] = cached
         return cached
 
 

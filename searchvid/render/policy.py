@@ -30,35 +30,61 @@ def selects(selection: FrameSelection, kind: EventKind) -> bool:
     raise ValueError(f"unknown frame selection {selection!r}")
 
 
+FINAL_FRAME_LOOKAHEAD = 4096
+"""Events buffered after a skipped candidate, waiting to see whether it was the last one."""
+
+
 def assign_frames(
     events: Iterable[Event], video: VideoOptions
 ) -> Iterator[tuple[Event, int | None]]:
     """Pair every event with the index of the frame it becomes, or None.
 
     The candidates chosen by ``video.frames`` are counted from 0; candidates ``0, every,
-    2 * every, ...`` become frames ``0, 1, 2, ...``. The iterator stops right after the event
-    that made frame ``max_frames - 1`` (the video is full; the search is not run further).
+    2 * every, ...`` become frames ``0, 1, 2, ...``. Under ``frames = "all"`` a MOVE event
+    (a committed move, a solution being played out) is always a frame and is not counted, so
+    ``every`` thins the search but never the answer. The last candidate of the stream always
+    becomes the final frame even when ``every`` would skip it, so a video ends on the search's
+    final state (a solved puzzle, the end of a game); to know that a skipped candidate was the
+    last, the events after it are held back, at most :data:`FINAL_FRAME_LOOKAHEAD` of them.
+    The iterator stops right after the event that made frame ``max_frames - 1`` (the video is
+    full; the search is not run further).
 
     Args:
         events: The event stream of a search.
         video: The ``[video]`` options (``frames``, ``every``, ``max_frames``).
 
     Yields:
-        ``(event, frame_index_or_None)`` for every event up to the cut.
+        ``(event, frame_index_or_None)`` for every event up to the cut, in stream order.
     """
     selection, every, limit = video.frames, video.every, video.max_frames
     candidates = 0
     frames = 0
+    held: list[Event] = []  # a skipped candidate, then the events after it
     for event in events:
-        if not selects(selection, event.kind):
+        candidate = selects(selection, event.kind)
+        if held and (candidate or len(held) > FINAL_FRAME_LOOKAHEAD):
+            for waiting in held:
+                yield waiting, None
+            held.clear()
+        if held:
+            held.append(event)
+            continue
+        if not candidate:
             yield event, None
             continue
-        keep = candidates % every == 0
-        candidates += 1
+        if selection == "all" and event.kind is EventKind.MOVE:
+            keep = True
+        else:
+            keep = candidates % every == 0
+            candidates += 1
         if not keep:
-            yield event, None
+            held.append(event)
             continue
         yield event, frames
         frames += 1
         if frames >= limit:
             return
+    if held:
+        yield held[0], frames
+        for waiting in held[1:]:
+            yield waiting, None

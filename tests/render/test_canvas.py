@@ -13,7 +13,8 @@ from searchvid.render.yuv import rgb_to_yuv420
 
 TILES = 5
 FOOTER_COLORS = ((24, 24, 24), (255, 255, 255), (190, 190, 190))
-ATLAS = TileAtlas(tileset(TILES, noise=True), 6, extra_colors=FOOTER_COLORS)
+COLORED_FOOTER = ((250, 0, 0), (0, 0, 250), (24, 24, 24))  # not greys: chroma varies
+ATLAS = TileAtlas(tileset(TILES, noise=True), 6, extra_colors=FOOTER_COLORS + COLORED_FOOTER)
 FORMATS = list(PixelFormat)
 
 
@@ -148,11 +149,12 @@ PATCHES = st.lists(
 
 
 @settings(max_examples=80, deadline=None)
-@given(PATCHES)
-def test_footer_updates_equal_a_fresh_footer(patches: list[tuple[int, int, int, int, int]]) -> None:
+@given(PATCHES, st.sampled_from([FOOTER_COLORS, COLORED_FOOTER]))
+def test_footer_updates_equal_a_fresh_footer(
+    patches: list[tuple[int, int, int, int, int]], colors: tuple[tuple[int, int, int], ...]
+) -> None:
     canvases = {
-        fmt: Canvas(ATLAS, (1, 3), fmt, footer_height=8, footer_colors=FOOTER_COLORS)
-        for fmt in FORMATS
+        fmt: Canvas(ATLAS, (1, 3), fmt, footer_height=8, footer_colors=colors) for fmt in FORMATS
     }
     grid = np.array([[0, 1, 2]], np.int16)
     strip = np.zeros((8, 18), np.uint8)
@@ -161,12 +163,16 @@ def test_footer_updates_equal_a_fresh_footer(patches: list[tuple[int, int, int, 
         for fmt, canvas in canvases.items():
             canvas.update(grid)
             canvas.set_footer(strip)
-            other = Canvas(ATLAS, (1, 3), fmt, footer_height=8, footer_colors=FOOTER_COLORS)
+            other = Canvas(ATLAS, (1, 3), fmt, footer_height=8, footer_colors=colors)
             other.update(grid)
             other.set_footer(strip)
             assert np.array_equal(canvas.frame, other.frame), fmt
     rgb = canvases[PixelFormat.RGB24].frame
-    assert np.array_equal(rgb[6:], np.array(FOOTER_COLORS, np.uint8)[strip])
+    assert np.array_equal(rgb[6:], np.array(colors, np.uint8)[strip])
+    assert np.array_equal(ATLAS.palette[canvases[PixelFormat.PAL8].frame], rgb)
+    y, u, v = rgb_to_yuv420(rgb)
+    expected = np.concatenate([y.ravel(), u.ravel(), v.ravel()])
+    assert np.array_equal(canvases[PixelFormat.YUV420P].frame, expected)
 
 
 def test_footer_changes_are_reported_as_dirty() -> None:

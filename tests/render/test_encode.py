@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import imageio_ffmpeg
 import numpy as np
@@ -12,6 +13,7 @@ from PIL import Image
 from searchvid.errors import RunError, UsageError
 from searchvid.render.canvas import PixelFormat, Rect
 from searchvid.render.encode import (
+    Encoder,
     GifEncoder,
     Mp4Encoder,
     OutputKind,
@@ -25,22 +27,23 @@ from searchvid.render.yuv import rgb_to_yuv420
 PALETTE = np.array([(0, 0, 0), (255, 0, 0), (0, 200, 0), (20, 40, 250), (250, 250, 250)], np.uint8)
 
 
-def decode_mp4(path: Path) -> tuple[dict[str, object], list[np.ndarray]]:
+def decode_mp4(path: Path) -> tuple[dict[str, Any], list[np.ndarray]]:
     reader = imageio_ffmpeg.read_frames(str(path))
-    meta: dict[str, object] = next(reader)
-    width, height = meta["size"]  # type: ignore[misc]
+    meta: dict[str, Any] = next(reader)
+    width, height = meta["size"]
     frames = [np.frombuffer(f, np.uint8).reshape(height, width, 3) for f in reader]
     return meta, frames
 
 
-def decode_gif(path: Path) -> tuple[list[np.ndarray], list[int], dict[str, object]]:
+def decode_gif(path: Path) -> tuple[list[np.ndarray], list[int], dict[str, Any]]:
     with Image.open(path) as gif:
         frames, delays = [], []
-        for i in range(gif.n_frames):
+        for i in range(getattr(gif, "n_frames", 1)):
             gif.seek(i)
             frames.append(np.asarray(gif.convert("RGB")))
             delays.append(int(gif.info["duration"]))
-        return frames, delays, dict(gif.info)
+        info: dict[str, Any] = {str(k): v for k, v in gif.info.items()}
+        return frames, delays, info
 
 
 def indexed_frames(count: int, h: int = 24, w: int = 32, seed: int = 0) -> list[np.ndarray]:
@@ -52,6 +55,17 @@ def indexed_frames(count: int, h: int = 24, w: int = 32, seed: int = 0) -> list[
         frame[top : top + 4, left : left + 4] = rng.integers(0, len(PALETTE))
         frames.append(frame.copy())
     return frames
+
+
+def write_all(
+    encoder: Encoder, frames: list[np.ndarray], error: BaseException | None = None
+) -> None:
+    """Write ``frames`` inside the encoder's context, raising ``error`` after the fourth."""
+    with encoder:
+        for i, frame in enumerate(frames):
+            encoder.write(frame)
+            if error is not None and i == 3:
+                raise error
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -139,12 +153,10 @@ def test_a_dying_ffmpeg_is_a_run_error_with_its_last_lines(
     out.mkdir()
     monkeypatch.setattr(imageio_ffmpeg, "get_ffmpeg_exe", lambda: fake_ffmpeg(tmp_path, 3))
     width, height = size
-    with (
-        pytest.raises(RunError, match=r"exit 3.*fake: starting \| fake: disk on fire"),
-        Mp4Encoder(out / "v.mp4", width=width, height=height, fps=10) as encoder,
-    ):
-        for _ in range(20):
-            encoder.write(np.zeros(width * height * 3 // 2, np.uint8))
+    encoder = Mp4Encoder(out / "v.mp4", width=width, height=height, fps=10)
+    frame = np.zeros(width * height * 3 // 2, np.uint8)
+    with pytest.raises(RunError, match=r"exit 3.*fake: starting \| fake: disk on fire"):
+        write_all(encoder, [frame] * 20)
     assert leftovers(out) == []
 
 
@@ -167,22 +179,19 @@ def test_an_exception_mid_stream_leaves_nothing(
 ) -> None:
     target = tmp_path / name
     rgb = np.zeros((16, 16, 3), np.uint8)
-    encoders = {
-        "v.mp4": lambda: Mp4Encoder(target, width=16, height=16, fps=10),
-        "v.gif": lambda: GifEncoder(target, width=16, height=16, palette=PALETTE, fps=10),
-        "frames": lambda: PngFolderEncoder(target),
+    encoders: dict[str, Encoder] = {
+        "v.mp4": Mp4Encoder(target, width=16, height=16, fps=10),
+        "v.gif": GifEncoder(target, width=16, height=16, palette=PALETTE, fps=10),
+        "frames": PngFolderEncoder(target),
     }
-    encoder = encoders[name]()
+    encoder = encoders[name]
     frame = {
         PixelFormat.RGB24: rgb,
         PixelFormat.PAL8: rgb[..., 0],
         PixelFormat.YUV420P: np.zeros(16 * 16 * 3 // 2, np.uint8),
     }[encoder.pixel_format]
-    with pytest.raises(type(error)), encoder:
-        for i in range(5):
-            encoder.write(frame)
-            if i == 3:
-                raise error
+    with pytest.raises(type(error)):
+        write_all(encoder, [frame] * 5, error)
     assert leftovers(tmp_path) == []
 
 

@@ -8,7 +8,7 @@ from searchvid.render.policy import assign_frames, selects
 from searchvid.render.settings import FrameSelection, VideoOptions
 from searchvid.search.events import Event, EventKind
 
-E, B, L, R, X, S, O, M, I = (
+EN, BT, LF, RS, EX, SE, RO, MV, IM = (
     EventKind.ENTER,
     EventKind.BACKTRACK,
     EventKind.LEAF,
@@ -19,7 +19,7 @@ E, B, L, R, X, S, O, M, I = (
     EventKind.MOVE,
     EventKind.IMPROVE,
 )
-KINDS = [E, E, L, I, B, L, I, M, R, E, X, S, O, L, M, I, B, M]
+KINDS = [EN, EN, LF, IM, BT, LF, IM, MV, RS, EN, EX, SE, RO, LF, MV, IM, BT, MV]
 
 
 def stream(kinds: list[EventKind]) -> list[Event]:
@@ -48,12 +48,42 @@ def test_each_frames_mode_selects_its_kinds(
 
 def test_every_keeps_the_first_and_then_every_kth_candidate() -> None:
     assert frames_of(KINDS, every=3) == [
-        0, None, None, None, 1, None, None, None, 2,
-        None, None, 3, None, None, 4, None, None, None,
+        0, None, None, None, 1, None, None, 2, None,
+        3, None, None, 4, None, 5, None, None, 6,
     ]  # fmt: skip
     assert frames_of(KINDS, frames="leaves", every=2) == (
         [None, None, 0] + [None] * 10 + [1] + [None] * 4
     )
+
+
+def test_the_last_candidate_closes_the_video_even_when_every_skips_it() -> None:
+    kinds = [EN, IM, EN, BT, IM, LF, IM, EX]  # candidates: steps 0, 2, 3, 5, 7
+    assert frames_of(kinds, every=3) == [0, None, None, None, None, 1, None, 2]
+    # A skipped last candidate followed only by annotations still becomes the final frame,
+    # and the events keep their order.
+    kinds = [EN, EN, EN, IM, IM]
+    out = list(assign_frames(stream(kinds), VideoOptions(every=2)))
+    assert [(e.step, f) for e, f in out] == [(0, 0), (1, None), (2, 1), (3, None), (4, None)]
+    kinds = [EN, EN, IM, IM]
+    out = list(assign_frames(stream(kinds), VideoOptions(every=2)))
+    assert [(e.step, f) for e, f in out] == [(0, 0), (1, 1), (2, None), (3, None)]
+
+
+def test_every_thins_the_search_but_never_the_moves_under_all() -> None:
+    kinds = [EN, EN, EN, EN, MV, MV, MV, IM]
+    assert frames_of(kinds, every=3) == [0, None, None, 1, 2, 3, 4, None]
+    # Under "moves" the moves themselves are what `every` thins.
+    assert frames_of([MV, MV, MV, MV, MV], frames="moves", every=2) == [0, None, 1, None, 2]
+
+
+def test_the_final_frame_lookahead_is_bounded() -> None:
+    from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD
+
+    kinds = [EN, EN] + [IM] * (FINAL_FRAME_LOOKAHEAD + 5)
+    frames = frames_of(kinds, every=2)
+    assert frames[:2] == [0, None]  # too far from the end to be known as the last one
+    assert all(f is None for f in frames[2:])
+    assert len(frames) == len(kinds)
 
 
 def test_max_frames_stops_right_after_the_last_frame() -> None:
@@ -85,6 +115,6 @@ def test_selects() -> None:
     assert [k for k in EventKind if selects("all", k)] == [
         k for k in EventKind if k is not EventKind.IMPROVE
     ]
-    assert [k for k in EventKind if selects("leaves", k)] == [L]
-    assert [k for k in EventKind if selects("moves", k)] == [M]
-    assert [k for k in EventKind if selects("improvements", k)] == [I]
+    assert [k for k in EventKind if selects("leaves", k)] == [LF]
+    assert [k for k in EventKind if selects("moves", k)] == [MV]
+    assert [k for k in EventKind if selects("improvements", k)] == [IM]
