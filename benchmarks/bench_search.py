@@ -137,19 +137,19 @@ def _traversals() -> Iterator[Row]:
     values = {"v": tree_value}
     yield _events_per_second("backtracking", {}, tree)
     yield _events_per_second("breadth-first", {}, tree)
-    yield _events_per_second("beam", {"width": 100, "value": "v"}, tree, values=values)
+    yield _events_per_second("beam", {"width": 1000, "value": "v"}, tree, values=values)
     yield _events_per_second("astar", {}, tree)
     yield _events_per_second("random-walk", {"restarts": 5000}, TreeState(0, 0, 30, 20))
 
 
 def _mcts() -> Iterator[Row]:
     iterations = 5000
-    cases = [
+    cases: list[tuple[str, Any, dict[str, Any]]] = [
         ("one player, 30 children", TreeState(0, 0, 30, 20), {"reward": "v"}),
         ("two players", GameState(0, 0), {}),
     ]
-    for label, root, table in cases:
-        table = {"iterations": iterations, **table}
+    for label, root, extra in cases:
+        table = {"iterations": iterations, **extra}
 
         def once(root: Any = root, table: dict[str, Any] = table) -> int:
             algorithm = make_algorithm(

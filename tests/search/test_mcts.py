@@ -426,3 +426,19 @@ def test_two_player_sees_the_opponents_refutation(seed: int) -> None:
     algorithm = mcts(seed, iterations=400, mode="plan", max_moves=1)
     moves = [e for e in events_of(algorithm, graph.root(GameNode)) if e.kind is K.MOVE]
     assert moves[1].node.id == 2
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 6, 7, 12, 30])
+@pytest.mark.parametrize(
+    ("cls", "options"),
+    [(GraphNode, {}), (GraphNode, {"child_cache": 0}), (DrawingGraphNode, {})],
+)
+def test_expansion_tries_every_child_once(
+    size: int, cls: type[GraphNode], options: dict[str, Any]
+) -> None:
+    graph = Graph((tuple(range(1, size + 1)),) + ((),) * size, values=(0.0,) * (size + 1))
+    algorithm = mcts(size, graph_value, iterations=size + 3, **options)
+    events = events_of(algorithm, graph.root(cls))
+    expanded = [e.node.id for e in events if e.kind is K.EXPAND]
+    assert sorted(expanded) == list(range(1, size + 1))
+    assert [e.node.id for e in events if e.kind is K.SELECT][:size] == [0] * size

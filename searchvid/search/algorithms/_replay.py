@@ -1,8 +1,9 @@
 """Solution paths kept as parent links between keys, replayed by regenerating the states.
 
 Frontier searches store one ``key -> parent key`` entry per node they keep (the root's parent
-is None), never whole paths; when a goal is found the path of keys is read back from the goal and the states are
-rebuilt from the root by picking, at each step, the child with the next key.
+is None), never whole paths; when a goal is found the path of keys is read back from the
+goal and the states are rebuilt from the root by picking, at each step, the child with the
+next key.
 """
 
 from __future__ import annotations

@@ -145,11 +145,14 @@ class Mcts(Algorithm[MctsOptions]):
 
     ``search`` mode runs ``iterations`` iterations from the root and ends. ``plan`` mode
     emits ``MOVE`` for the root (depth 0, value None), then repeats: run ``iterations``
-    iterations, commit the root child with the most visits (ties: higher mean), emit
+    iterations, commit the root child with the most visits (ties: higher mean; with
+    ``avoid_cycles``, preferring children not visited before on the committed line), emit
     ``MOVE`` for it (depth = moves committed so far, value = its mean reward for player 0,
     or its reward when terminal) and re-root the tree on it, keeping its subtree. With two
     players and ``opponent = "random"``, player 1's moves are drawn at random instead
     (MOVE without iterations). Plan mode ends at a terminal state, a goal, or ``max_moves``.
+
+    An instance runs one traversal at a time (the tree lives in the running generator).
     """
 
     name = "mcts"
@@ -208,9 +211,12 @@ class Mcts(Algorithm[MctsOptions]):
                     return
             else:
                 step = yield from self._iterations(tree, opts.iterations, depth, history, step)
-                if not tree.kids:
+                kids = tree.kids
+                if not kids:
                     return
-                chosen = max(tree.kids, key=_commit_rank)
+                if opts.avoid_cycles:  # never commit a move back to an earlier state
+                    kids = [kid for kid in kids if kid.key not in history] or kids
+                chosen = max(kids, key=_commit_rank)
             tree = chosen
             self._cache.clear()
             self._cached = 0
