@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import islice
 from typing import Any
 
 import pytest
@@ -88,3 +89,44 @@ def test_unsolvable_puzzle_exhausts_the_search(algorithm: str) -> None:
     assert len({e.node.key() for e in visited}) == 49
     assert not any(puzzle.is_goal(e.node) for e in events)
     assert not any(e.kind is EventKind.MOVE for e in events)
+
+
+MCTS_PLAN = {"mode": "plan", "iterations": 60, "avoid_cycles": True}
+"""Seed 004's method (it committed a pour after 100 iterations), a little cheaper."""
+
+
+def test_mcts_plan_mode_solves_the_seed_puzzle() -> None:
+    puzzle = domain()
+    events = search("mcts", MCTS_PLAN, puzzle, seed=1)
+    assert events[-1].kind is EventKind.MOVE
+    pours = replayed_pours(events, puzzle.root())
+    assert 39 <= len(pours) <= 80
+    moves = [e for e in events if e.kind is EventKind.MOVE]
+    assert len({m.node.key() for m in moves}) == len(moves)  # never back to an earlier state
+
+
+def test_mcts_is_deterministic_for_a_seed() -> None:
+    first = search("mcts", {**MCTS_PLAN, "iterations": 10, "max_moves": 15}, domain(), seed=3)
+    again = search("mcts", {**MCTS_PLAN, "iterations": 10, "max_moves": 15}, domain(), seed=3)
+    assert [(e.kind, e.node.tubes, e.value) for e in first] == [
+        (e.kind, e.node.tubes, e.value) for e in again
+    ]
+
+
+def test_mcts_plan_mode_stops_on_an_unsolvable_puzzle() -> None:
+    puzzle = domain(UNSOLVABLE)
+    algorithm = make_algorithm(
+        "mcts",
+        {**MCTS_PLAN, "iterations": 10},
+        rng=random.Random(0),
+        values=puzzle.values(),
+        default_value=puzzle.default_value,
+        goal=puzzle.is_goal,
+    )
+    limit = 5_000
+    events = list(islice(algorithm.traverse(puzzle.root()), limit))
+    count = len(events)
+    assert count < limit, "plan mode kept going on an unsolvable puzzle"
+    moves = [e for e in events if e.kind is EventKind.MOVE]
+    assert not puzzle.is_goal(moves[-1].node)
+    assert len(moves) <= 49  # never back to an earlier state: at most every state once
