@@ -184,8 +184,13 @@ def _progress(total: int, *, enabled: bool) -> Iterator[Callable[[int], None] | 
 def _job(scene: Scene) -> Any:
     from searchvid.render.pipeline import RenderJob
 
+    score = scene.score()
     return RenderJob(
-        view=scene.view(), video=scene.video, title=scene.hud_title, score=scene.score()
+        view=scene.view(),
+        video=scene.video,
+        title=scene.hud_title,
+        score=score,
+        values=score is not None,
     )
 
 

@@ -35,7 +35,8 @@ class HudText:
         depth: The event's depth.
         value: The value or score of the frame's node (None: none known).
         best: The value of the best node found so far (None: none yet).
-        value_label: Name shown before ``value`` ("value" or "score").
+        value_label: Name shown before ``value`` ("value" or "score"); "" hides value and
+            best (a search that ranks nothing).
     """
 
     title: str
@@ -47,6 +48,8 @@ class HudText:
 
     def fields(self) -> tuple[str, str, str, str]:
         """The four status fields as drawn."""
+        if not self.value_label:
+            return (f"step {self.step}", f"depth {self.depth}", "", "")
         return (
             f"step {self.step}",
             f"depth {self.depth}",

@@ -40,12 +40,15 @@ class RenderJob:
         video: The scene's ``[video]`` options.
         title: HUD title, e.g. ``"random-walk · railroad"``.
         score: Value shown in the HUD for the frame's node (None: the event's own value).
+        values: Whether the HUD shows value and best at all (False where the search ranks
+            nothing, e.g. backtracking over an explicit tree).
     """
 
     view: View
     video: VideoOptions
     title: str
     score: Callable[[Any], float] | None = None
+    values: bool = True
 
 
 @dataclass(frozen=True)
@@ -186,7 +189,7 @@ class _Painter:
         self.hud = Hud(self.width, atlas.size) if job.video.hud else None
         self.height = rows * atlas.size + (self.hud.height if self.hud else 0)
         self._canvas: Canvas | None = None
-        self._label = "score" if job.score is not None else "value"
+        self._label = "" if not job.values else "score" if job.score is not None else "value"
 
     @classmethod
     def for_job(cls, job: RenderJob) -> _Painter:
@@ -211,6 +214,8 @@ class _Painter:
         if self.hud is not None:
             score = self.job.score
             value = score(event.node) if score is not None else event.value
+            if not self.job.values:
+                value = best = None
             text = HudText(self.job.title, event.step, event.depth, value, best, self._label)
             if self.hud.update(text):
                 canvas.set_footer(self.hud.strip)

@@ -89,3 +89,15 @@ def test_format_number() -> None:
     assert format_number(2 / 3) == "0.6667"
     assert format_number(123456.789) == "1.235e+05"
     assert format_number(float("inf")) == "inf"
+
+
+def test_a_search_that_ranks_nothing_shows_no_value_or_best() -> None:
+    hidden = HudText("backtracking · tree", 6, 3, None, None, "")
+    assert hidden.fields() == ("step 6", "depth 3", "", "")
+    shown = HudText("beam · railroad", 6, 3, 0.5, 0.75, "score")
+    assert shown.fields() == ("step 6", "depth 3", "score 0.5", "best 0.75")
+    hud = Hud(900, 100)
+    hud.update(hidden)
+    plain = hud.strip.copy()
+    hud.update(shown)
+    assert not np.array_equal(plain, hud.strip)
