@@ -137,7 +137,33 @@ def open_encoder(
     return PngFolderEncoder(path)
 
 
-class Mp4Encoder:
+class _AtomicOutput:
+    """Context-manager exit shared by the encoders: finish and rename on success; on an
+    exception, Ctrl-C or a failing finish, abort (remove the temporary output) instead."""
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc_type is not None:
+            self._abort()
+            return
+        try:
+            self._finish()
+        except BaseException:
+            self._abort()
+            raise
+
+    def _finish(self) -> None:
+        raise NotImplementedError
+
+    def _abort(self) -> None:
+        raise NotImplementedError
+
+
+class Mp4Encoder(_AtomicOutput):
     """H.264 MP4 through the bundled ffmpeg, fed raw frames on a pipe.
 
     Args:
@@ -233,21 +259,6 @@ class Mp4Encoder:
         self._last = frame
         self._count += 1
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if exc_type is not None:
-            self._abort()
-            return
-        try:
-            self._finish()
-        except BaseException:
-            self._abort()
-            raise
-
     def _finish(self) -> None:
         if self._count == 0:
             raise RunError("no frames to encode")
@@ -297,7 +308,7 @@ class Mp4Encoder:
             self._log = None
 
 
-class GifEncoder:
+class GifEncoder(_AtomicOutput):
     """An animated GIF written frame by frame: only the changed rectangle of each frame.
 
     Frames are palette indices (:attr:`PixelFormat.PAL8`) into ``palette``, so colours are
@@ -369,21 +380,6 @@ class GifEncoder:
             self._file.write(chunk)
         self._count += 1
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if exc_type is not None:
-            self._abort()
-            return
-        try:
-            self._finish()
-        except BaseException:
-            self._abort()
-            raise
-
     def _header(self) -> bytes:
         width, height = self._size
         bits = max(1, (len(self._palette) - 1).bit_length())
@@ -411,7 +407,7 @@ class GifEncoder:
         self._tmp.unlink(missing_ok=True)
 
 
-class PngFolderEncoder:
+class PngFolderEncoder(_AtomicOutput):
     """A folder of lossless frames ``frame_000000.png``, ``frame_000001.png``, ...
 
     The folder is written under a temporary name and renamed on success. An existing target
@@ -443,22 +439,13 @@ class PngFolderEncoder:
         Image.fromarray(frame).save(path, format="PNG", compress_level=self._level)
         self._count += 1
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if exc_type is not None:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-            return
-        try:
-            if self._count == 0:
-                raise RunError("no frames to encode")
-            _replace_folder(self._tmp, self.path)
-        except BaseException:
-            shutil.rmtree(self._tmp, ignore_errors=True)
-            raise
+    def _finish(self) -> None:
+        if self._count == 0:
+            raise RunError("no frames to encode")
+        _replace_folder(self._tmp, self.path)
+
+    def _abort(self) -> None:
+        shutil.rmtree(self._tmp, ignore_errors=True)
 
 
 def write_png(image: Pixels, path: Path) -> None:

@@ -13,11 +13,13 @@ doubled with nearest-neighbour scaling, so every colour edge falls on an even pi
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
 from searchvid.domains.quarto.rules import PIECES, piece_name
+from searchvid.render.tileart import tile_art_main, write_tile_pngs
 
 TILE_SIZE = 100
 """Edge of a tile in pixels."""
@@ -105,23 +107,12 @@ def _draw_piece(draw: ImageDraw.ImageDraw, name: str, ground: tuple[int, int, in
 
 def write_tiles(folder: Path) -> list[Path]:
     """Write every tile as ``<name>.png`` into ``folder`` (created if needed)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name in TILE_NAMES:
-        path = folder / f"{name}.png"
-        draw_tile(name).save(path, optimize=True)
-        paths.append(path)
-    return paths
+    return write_tile_pngs(TILE_NAMES, draw_tile, folder)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point: write the tiles into the folder given as the argument."""
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        sys.stderr.write("usage: python -m searchvid.domains.quarto.art OUTDIR\n")
-        return 2
-    write_tiles(Path(args[0]))
-    return 0
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: ``python -m searchvid.domains.quarto.art OUTDIR``."""
+    return tile_art_main(__name__, write_tiles, argv)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from PIL import Image
 
 from searchvid.domains.railroad.tiles import TILES, ExitKind, Group, Side, Transport
 from searchvid.domains.railroad.view import TILE_NAMES
+from searchvid.render.tileart import tile_art_main, write_tile_pngs
 
 __all__ = ["PALETTE", "TILE_SIZE", "draw_tile", "main", "tile_pixels", "write_tiles"]
 
@@ -227,24 +228,13 @@ def draw_tile(name: str) -> Image.Image:
 
 
 def write_tiles(folder: Path) -> list[Path]:
-    """Draw every tile of the view to ``folder/<name>.png``; returns the paths written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name in TILE_NAMES:
-        path = folder / f"{name}.png"
-        draw_tile(name).save(path, format="PNG", optimize=False)
-        paths.append(path)
-    return paths
+    """Write every tile as ``<name>.png`` into ``folder`` (created if needed)."""
+    return write_tile_pngs(TILE_NAMES, draw_tile, folder)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: ``python -m searchvid.domains.railroad.art OUTDIR``."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1:
-        sys.stderr.write("usage: python -m searchvid.domains.railroad.art OUTDIR\n")
-        return 2
-    write_tiles(Path(args[0]))
-    return 0
+    return tile_art_main(__name__, write_tiles, argv)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from searchvid.render.tileart import tile_art_main, write_tile_pngs
+
 TILE_SIZE = 100
 """Pixels per tile edge of the committed PNGs."""
 
@@ -212,23 +214,13 @@ def _draw_base(pen: ImageDraw.ImageDraw, glass: RGB, *, done: bool) -> None:
 
 def write_tiles(folder: Path) -> list[Path]:
     """Write every tile as ``<name>.png`` into ``folder`` (created if needed)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in tile_names():
-        path = folder / f"{name}.png"
-        draw_tile(name).save(path, optimize=True)
-        written.append(path)
-    return written
+    return write_tile_pngs(tile_names(), draw_tile, folder)
 
 
-def main(argv: Sequence[str]) -> int:
-    """Command line: ``python -m searchvid.domains.watersort.art OUTDIR``."""
-    if len(argv) != 1:
-        sys.stderr.write("usage: python -m searchvid.domains.watersort.art OUTDIR\n")
-        return 2
-    write_tiles(Path(argv[0]))
-    return 0
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: ``python -m searchvid.domains.watersort.art OUTDIR``."""
+    return tile_art_main(__name__, write_tiles, argv)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())
