@@ -84,11 +84,13 @@ class Encoder(Protocol):
         """Frames in the output so far, held copies of the last frame included."""
         ...
 
-    def write(self, frame: Pixels, dirty: Rect | None = None) -> None:
+    def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
         """Append ``frame`` (C-contiguous, in :attr:`pixel_format` layout).
 
         ``dirty`` bounds the pixels that changed since the previous frame (None: unknown).
-        The encoder may keep a reference to the last frame until the context exits.
+        ``hold`` keeps the frame on screen for that many extra frame durations (MP4 repeats
+        it, GIF lengthens its delay, a PNG folder ignores it). The encoder may keep a
+        reference to the last frame until the context exits.
         """
         ...
 
@@ -248,16 +250,18 @@ class Mp4Encoder(_AtomicOutput):
         self._stdin = self._proc.stdin
         return self
 
-    def write(self, frame: Pixels, dirty: Rect | None = None) -> None:
+    def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
         if frame.nbytes != self._frame_bytes:
             raise ValueError(f"frame of {frame.nbytes} bytes, expected {self._frame_bytes}")
         assert self._stdin is not None, "write() outside the with block"
+        data = frame.data.cast("B")
         try:
-            self._stdin.write(frame.data.cast("B"))
+            for _ in range(1 + hold):
+                self._stdin.write(data)
         except OSError:
             raise self._failure() from None
         self._last = frame
-        self._count += 1
+        self._count += 1 + hold
 
     def _finish(self) -> None:
         if self._count == 0:
@@ -265,8 +269,8 @@ class Mp4Encoder(_AtomicOutput):
         assert self._last is not None
         assert self._stdin is not None
         assert self._proc is not None
-        for _ in range(self._hold):
-            self.write(self._last)
+        if self._hold:
+            self.write(self._last, hold=self._hold - 1)
         try:
             self._stdin.close()
         except OSError:
@@ -346,6 +350,7 @@ class GifEncoder(_AtomicOutput):
         self._delay_at = 0
         self._delay = 0
         self._count = 0
+        self._ticks = 0  # frame durations written so far, holds included
 
     @property
     def pixel_format(self) -> PixelFormat:
@@ -360,7 +365,7 @@ class GifEncoder(_AtomicOutput):
         self._file.write(self._header())
         return self
 
-    def write(self, frame: Pixels, dirty: Rect | None = None) -> None:
+    def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
         width, height = self._size
         if frame.shape != (height, width):
             raise ValueError(f"frame of shape {frame.shape}, expected {(height, width)}")
@@ -370,9 +375,10 @@ class GifEncoder(_AtomicOutput):
             rect = Rect(0, 0, 1, 1)  # nothing changed: still a frame, as in the PNG folder
         part = np.ascontiguousarray(frame[rect.top : rect.bottom, rect.left : rect.right])
         image = Image.frombuffer("L", (part.shape[1], part.shape[0]), part, "raw", "L", 0, 1)
-        self._delay = round(100 * (self._count + 1) / self._fps) - round(
-            100 * self._count / self._fps
-        )
+        # Delays are whole centiseconds; rounding the running time keeps the total exact.
+        ticks = self._ticks
+        self._ticks += 1 + hold
+        self._delay = round(100 * self._ticks / self._fps) - round(100 * ticks / self._fps)
         # Graphic control: disposal 1 (keep), no transparency; the delay is patched on close.
         self._delay_at = self._file.tell() + 4
         self._file.write(b"!\xf9\x04\x04" + self._delay.to_bytes(2, "little") + b"\x00\x00")
@@ -434,7 +440,7 @@ class PngFolderEncoder(_AtomicOutput):
         self._tmp.mkdir(parents=True)
         return self
 
-    def write(self, frame: Pixels, dirty: Rect | None = None) -> None:
+    def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
         path = self._tmp / _FRAME_NAME.format(self._count)
         Image.fromarray(frame).save(path, format="PNG", compress_level=self._level)
         self._count += 1

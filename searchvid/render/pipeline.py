@@ -111,6 +111,7 @@ def render(
     snapper = _Snapshots(job, painter.atlas, snapshots) if snapshots is not None else None
     frames = 0
     count = 0
+    move_hold = max(0, round(job.video.hold_moves * job.video.fps) - 1)
     with encoder:
         for event, frame, best in _frames_with_best(events, job.video):
             count += 1
@@ -119,7 +120,8 @@ def render(
             if frame is None:
                 continue
             canvas = painter.draw(event, best)
-            encoder.write(canvas.frame, canvas.take_dirty())
+            hold = move_hold if event.kind is EventKind.MOVE else 0
+            encoder.write(canvas.frame, canvas.take_dirty(), hold=hold)
             frames += 1
             if progress is not None:
                 progress(frames)

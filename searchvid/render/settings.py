@@ -30,6 +30,12 @@ class VideoOptions:
     )
     every: int = option(1, doc="Keep every k-th selected frame.", minimum=1)
     hold_last: float = option(2.0, doc="Seconds the final frame stays on screen.", minimum=0)
+    hold_moves: float = option(
+        0.0,
+        doc="Seconds each MOVE frame (a committed move, a solution played out) stays on "
+        "screen; 0 = one frame like any other.",
+        minimum=0,
+    )
     hud: bool = option(True, doc="Status strip under the board: algorithm, step, depth, score.")
     quality: Quality = option(
         "default", doc="Encoder preset: draft (fast), default, final (slow, best)."

@@ -89,6 +89,32 @@ def test_mp4_has_the_frames_plus_the_held_last_frame(tmp_path: Path) -> None:
     assert sum(1 for _ in reader) == 45
 
 
+def moves_then_search() -> Iterator[Event]:
+    """Four search frames, then three MOVE frames (a played-out solution)."""
+    kinds = [EventKind.ENTER] * 4 + [EventKind.MOVE] * 3
+    for step, kind in enumerate(kinds):
+        yield Event(kind, tuple([step % 6] * (SHAPE[0] * SHAPE[1])), step, step)
+
+
+def test_hold_moves_keeps_each_move_on_screen_in_mp4_and_gif(tmp_path: Path) -> None:
+    held = job(hold_moves=0.5, hold_last=0.0)  # 10 fps: each MOVE lasts 5 frame durations
+    result = render(moves_then_search(), held, tmp_path / "v.mp4")
+    assert (result.frames, result.encoded_frames) == (7, 4 + 3 * 5)
+    reader = imageio_ffmpeg.read_frames(str(tmp_path / "v.mp4"))
+    next(reader)
+    assert sum(1 for _ in reader) == 19
+    render(moves_then_search(), held, tmp_path / "v.gif")
+    with Image.open(tmp_path / "v.gif") as gif:
+        delays = []
+        for i in range(getattr(gif, "n_frames", 1)):
+            gif.seek(i)
+            delays.append(gif.info["duration"])
+    assert delays == [100] * 4 + [500] * 3
+    # A PNG folder holds the frames once each, so frame N is the same picture everywhere.
+    render(moves_then_search(), held, tmp_path / "frames")
+    assert len(png_frames(tmp_path / "frames")) == 7
+
+
 def test_result_counts_events_up_to_the_cut(tmp_path: Path) -> None:
     pulled: list[int] = []
 
