@@ -286,8 +286,41 @@ def test_astar_reopens_a_state_reached_by_a_shorter_path() -> None:
 
     algorithm = AStar(HeuristicOptions(), rng=random.Random(), heuristic=heuristic, goal=goal)
     events = events_of(algorithm, graph.root())
-    assert [e.node.id for e in visited(events)] == [0, 1, 2, 3, 4, 3, 6, 5]
+    # after 3 (g = 3), 6 (f = 4, g = 4) goes before 4 (f = 4, g = 1): deeper first on ties;
+    # then 4 reopens 3 (g = 2), which reopens 6 (g = 3)
+    assert [e.node.id for e in visited(events)] == [0, 1, 2, 3, 6, 4, 3, 6, 5]
+    assert [e.depth for e in visited(events)] == [0, 1, 2, 3, 4, 1, 2, 3, 4]
     assert [e.node.id for e in moves(events)] == [0, 4, 3, 6, 5]
+
+
+def test_astar_ties_prefer_the_deeper_node() -> None:
+    # 0 -> 1, 2 and 1 -> 3: after 1 is popped, 2 (g = 1, h = 1) and 3 (g = 2, h = 0) tie at
+    # f = 2; 3 is deeper, so it goes first although 2 was pushed earlier
+    graph = Graph(((1, 2), (3,), (), ()))
+    h = {0: 2.0, 1: 1.0, 2: 1.0, 3: 0.0}
+
+    def heuristic(node: GraphNode) -> float:
+        return h[node.id]
+
+    algorithm = AStar(HeuristicOptions(), rng=random.Random(), heuristic=heuristic)
+    events = visited(events_of(algorithm, graph.root()))
+    assert [(e.node.id, e.depth) for e in events] == [(0, 0), (1, 1), (3, 2), (2, 1)]
+
+
+def test_astar_on_the_water_sort_seed_puzzle_goes_deep_on_ties() -> None:
+    domain = make_domain("watersort", {})
+    algorithm = make_algorithm(
+        "astar",
+        {},
+        rng=random.Random(),
+        heuristics=domain.heuristics(),
+        default_heuristic=domain.default_heuristic,
+        goal=domain.is_goal,
+    )
+    events = events_of(algorithm, domain.root())
+    assert len(moves(events)) - 1 == 39  # still optimal
+    assert domain.is_goal(moves(events)[-1].node)
+    assert len(visited(events)) == 103  # breadth-wise ties (insertion order): 1,562
 
 
 def test_best_first_follows_the_heuristic_greedily() -> None:

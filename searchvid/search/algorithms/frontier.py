@@ -203,7 +203,7 @@ class BeamSearch(Algorithm[BeamOptions]):
 
 
 class _HeuristicSearch(Algorithm[HeuristicOptions]):
-    """Shared loop of best-first (order by h) and A* (order by g + h)."""
+    """Shared loop of best-first (order by h) and A* (order by g + h, deeper first on ties)."""
 
     options_type = HeuristicOptions
     value_option = "value"
@@ -219,13 +219,16 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         root_key = key(root)
         parents: dict[Hashable, Hashable | None] = {root_key: None}
         cost: dict[Hashable, int] = {root_key: 0}  # shortest path length found so far
-        heap: list[tuple[float, int, int, Hashable, Any]] = [(h(root), 0, 0, root_key, root)]
+        # (priority, tie-break, insertion counter, g, key, node); A*'s tie-break is -g
+        heap: list[tuple[float, int, int, int, Hashable, Any]] = [
+            (h(root), 0, 0, 0, root_key, root)
+        ]
         heappush, heappop = heapq.heappush, heapq.heappop
         counter = 0
         best = -math.inf
         step = 0
         while heap:
-            _, _, g, k, node = heappop(heap)
+            _, _, _, g, k, node = heappop(heap)
             if cost[k] < g:
                 continue  # a shorter path to this state was found after this entry was pushed
             new: list[Any] = []
@@ -238,8 +241,10 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
                         cost[ck] = g2
                         parents[ck] = k
                         counter += 1
-                        priority = g2 + h(child) if uses_cost else h(child)
-                        heappush(heap, (priority, counter, g2, ck, child))
+                        if uses_cost:
+                            heappush(heap, (g2 + h(child), -g2, counter, g2, ck, child))
+                        else:
+                            heappush(heap, (h(child), 0, counter, g2, ck, child))
                         new.append(child)
             v = value(node)
             yield Event(_ENTER if new else _LEAF, node, g, step, v)
@@ -275,11 +280,14 @@ class BestFirst(_HeuristicSearch):
 class AStar(_HeuristicSearch):
     """A*: expands the frontier node with the lowest ``f = g + h`` (unit move costs).
 
-    A heap of ``(f, insertion counter, g, key, node)``; a child is pushed when its key is
-    new or reached by a shorter path than before (stale heap entries are skipped when
-    popped). With an admissible heuristic the first goal popped is reached by a shortest
-    path; with a consistent one nodes are popped in nondecreasing ``f``. Events per popped
-    node as in :mod:`~searchvid.search.algorithms.frontier`; ``depth`` is ``g``.
+    A heap ordered by ``(f, -g, insertion counter)``: among nodes of equal ``f`` the deepest
+    (largest ``g``, so smallest ``h``) comes first -- it is nearer a goal by the estimate,
+    which on puzzles with many equal-``f`` states (Water Sort) saves most of the search --
+    then the first inserted. A child is pushed when its key is new or reached by a shorter
+    path than before (stale heap entries are skipped when popped). With an admissible
+    heuristic the first goal popped is reached by a shortest path; with a consistent one
+    nodes are popped in nondecreasing ``f``. Events per popped node as in
+    :mod:`~searchvid.search.algorithms.frontier`; ``depth`` is ``g``.
     """
 
     name = "astar"
