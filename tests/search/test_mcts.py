@@ -17,8 +17,10 @@ from game_trees import (
     GraphNode,
     NimNode,
     graph_value,
+    random_graph,
 )
 
+from searchvid.domains import make_domain
 from searchvid.errors import CapabilityError
 from searchvid.search import Event, EventKind, Recorder, make_algorithm, run
 from searchvid.search.algorithms.mcts import Mcts, MctsOptions, _TreeNode
@@ -248,6 +250,188 @@ def test_avoid_cycles_stuck_rollout_is_scored() -> None:
     assert first[2].value == 0.3
 
 
+PATH = Graph(((1,), (0, 2), (1, 3), (2,)), values=(0.0, 0.1, 0.2, 0.3))
+"""0 <-> 1 <-> 2 <-> 3: no dead end, so every line runs into states it has been through."""
+
+
+@pytest.mark.parametrize("cls", [GraphNode, DrawingGraphNode])
+def test_avoid_cycles_plan_mode_ends_when_every_move_goes_back(cls: type[GraphNode]) -> None:
+    algorithm = mcts(0, graph_value, iterations=10, mode="plan", avoid_cycles=True)
+    events = list(itertools.islice(algorithm.traverse(PATH.root(cls)), 10_000))
+    assert len(events) < 10_000, "plan mode kept moving back to committed states"
+    moves = [(e.node.id, e.depth) for e in events if e.kind is K.MOVE]
+    assert moves == [(0, 0), (1, 1), (2, 2), (3, 3)]
+    assert events[-1].kind is K.MOVE  # stuck at 3 (its only move goes back): no more blocks
+    assert sum(e.kind is K.SELECT for e in events) == 30
+    assert_grammar(events)
+
+
+def ring(size: int) -> Graph:
+    """Nodes 0..size-1 on a ring, each with a move to either neighbour (a two-player game
+    where the node's parity is the player to move, when size is even)."""
+    kids = tuple(((i + 1) % size, (i - 1) % size) for i in range(size))
+    return Graph(
+        kids,
+        values=tuple(i / size for i in range(size)),
+        rewards=(0.5,) * size,
+        to_move=tuple(i % 2 for i in range(size)),
+    )
+
+
+@pytest.mark.parametrize("mode", ["search", "plan"])
+@pytest.mark.parametrize("cls", [GraphNode, DrawingGraphNode])
+def test_avoid_cycles_tree_paths_never_repeat_a_state(mode: str, cls: type[GraphNode]) -> None:
+    # on a ring, a line that never repeats a state goes one way round: the state at depth d
+    # is d or -d (mod 6), and no line is longer than 5 moves
+    graph = ring(6)
+    algorithm = mcts(
+        1, graph_value, iterations=150, mode=mode, avoid_cycles=True, rollout_events=True
+    )
+    events = list(itertools.islice(algorithm.traverse(graph.root(cls)), 100_000))
+    assert len(events) < 100_000
+    assert_grammar(events)
+    for e in events:
+        assert e.depth <= 5
+        assert e.node.id in (e.depth % 6, -e.depth % 6)
+    if mode == "plan":
+        moves = [e.node.id for e in events if e.kind is K.MOVE]
+        assert len(moves) == 6  # round the ring, then stuck
+        committed: set[int] = set()
+        for e in events:
+            if e.kind is K.MOVE:
+                committed.add(e.node.id)
+            elif e.kind in (K.SELECT, K.EXPAND, K.ROLLOUT, K.LEAF):
+                assert e.node.id not in committed or e.kind is K.SELECT
+    else:
+        assert max(e.depth for e in events if e.kind is K.SELECT) == 5  # the tree got deep
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_avoid_cycles_random_opponent_never_moves_back(seed: int) -> None:
+    graph = ring(8)
+    algorithm = mcts(seed, iterations=20, mode="plan", opponent="random", avoid_cycles=True)
+    events = list(itertools.islice(algorithm.traverse(graph.root(GameNode)), 100_000))
+    moves = [e.node.id for e in events if e.kind is K.MOVE]
+    assert len(moves) == 8
+    assert moves in (list(range(8)), [0, *range(7, 0, -1)])
+    assert events[-1].kind is K.MOVE
+
+
+class EndlessNode(GraphNode):
+    """Declares is_terminal() but never calls a state terminal (dead ends are just stuck)."""
+
+    CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset({Capability.KEY, Capability.TERMINAL})
+
+    def is_terminal(self) -> bool:
+        return False
+
+
+def test_plan_mode_ends_at_a_dead_end_without_iterating() -> None:
+    graph = Graph(((1,), ()), values=(0.0, 1.0))
+    events = events_of(mcts(0, graph_value, iterations=1, mode="plan"), graph.root(EndlessNode))
+    assert [(e.kind, e.node.id) for e in events] == [
+        (K.MOVE, 0),
+        (K.SELECT, 0),
+        (K.EXPAND, 1),
+        (K.LEAF, 1),
+        (K.IMPROVE, 1),
+        (K.MOVE, 1),
+    ]
+
+
+# -- committing a solution ---------------------------------------------------------------------
+
+
+def test_commit_solution_plays_the_shortest_goal_line_out() -> None:
+    graph = random_graph(random.Random(0), [3, 5, 8, 10, 10], 3, share=False)  # a tree
+    goals = {i for i, kids in enumerate(graph.kids) if not kids and graph.rewards[i] == 1.0}
+    parent = {c: p for p, kids in enumerate(graph.kids) for c in kids}
+
+    def goal(node: GraphNode) -> bool:
+        return node.id in goals
+
+    def play(seed: int, commit: bool) -> list[Event]:
+        options = MctsOptions(iterations=8, mode="plan", commit_solution=commit)
+        algorithm = Mcts(options, rng=random.Random(seed), value=graph_value, goal=goal)
+        return events_of(algorithm, graph.root())
+
+    choices = 0
+    for seed in range(8):
+        events = play(seed, True)
+        last = max(i for i, e in enumerate(events) if e.kind is not K.MOVE)
+        start = max(i for i in range(last) if events[i].kind is K.MOVE) + 1
+        block_root = events[start - 1]
+        found = [e for e in events[start : last + 1] if e.kind is K.LEAF and goal(e.node)]
+        line = events[last + 1 :]
+        if not found:  # the plan ended at a dead end that is no goal
+            assert len(line) == 1
+            assert not graph.kids[line[0].node.id]
+            continue
+        choices += len({e.depth for e in found}) > 1
+        target = min(found, key=lambda e: e.depth).node.id  # the first of the shortest
+        path = [target]
+        while path[-1] != block_root.node.id:
+            path.append(parent[path[-1]])
+        path.reverse()
+        assert [e.node.id for e in line] == path[1:]
+        assert [e.depth for e in line] == list(range(block_root.depth + 1, line[-1].depth + 1))
+        assert [e.value for e in line] == [graph.values[i] for i in path[1:]]
+        # the same search without commit_solution, up to the end of that block
+        assert play(seed, False)[: last + 1] == events[: last + 1]
+    assert choices >= 2  # blocks that saw goals at several depths took the nearest
+
+
+def test_commit_solution_respects_max_moves() -> None:
+    graph = Graph(((1,), (2,), (3,), ()), values=(0.0, 0.1, 0.2, 1.0))
+
+    def goal(node: GraphNode) -> bool:
+        return node.id == 3
+
+    options = MctsOptions(iterations=1, mode="plan", max_moves=2)
+    events = events_of(
+        Mcts(options, rng=random.Random(0), value=graph_value, goal=goal), graph.root()
+    )
+    assert [(e.kind, e.node.id, e.depth) for e in events] == [
+        (K.MOVE, 0, 0),
+        (K.SELECT, 0, 0),
+        (K.EXPAND, 1, 1),
+        (K.LEAF, 3, 3),
+        (K.IMPROVE, 3, 3),
+        (K.MOVE, 1, 1),
+        (K.MOVE, 2, 2),
+    ]
+
+
+def water_sort_plan(seed: int, **options: Any) -> tuple[Any, list[Event]]:
+    domain = make_domain("watersort", {})
+    algorithm = make_algorithm(
+        "mcts",
+        {"mode": "plan", "iterations": 100, "avoid_cycles": True, **options},
+        rng=random.Random(seed),
+        values=domain.values(),
+        default_value=domain.default_value,
+        goal=domain.is_goal,
+    )
+    return domain, events_of(algorithm, domain.root())
+
+
+def test_commit_solution_solves_water_sort_after_one_block() -> None:
+    domain, events = water_sort_plan(0)
+    moves = [e.node for e in events if e.kind is K.MOVE]
+    assert moves[0] == domain.root()
+    for a, b in itertools.pairwise(moves):
+        assert b in a.children()
+    assert domain.is_goal(moves[-1])
+    assert len({m.key() for m in moves}) == len(moves)
+    assert len(moves) - 1 == 47
+    assert sum(e.kind is K.SELECT for e in events) == 100  # one block found the line
+    # without commit_solution: the same block, then one pour and the search goes on
+    _, searched = water_sort_plan(0, commit_solution=False, max_moves=1)
+    block = len(events) - len(moves) + 1
+    assert searched[:block] == events[:block]
+    assert [(e.kind, e.depth) for e in searched[block:]] == [(K.MOVE, 1)]
+
+
 class FilteredNode(GraphNode):
     """Offers only even-numbered children as its filtered moves."""
 
@@ -442,3 +626,20 @@ def test_expansion_tries_every_child_once(
     expanded = [e.node.id for e in events if e.kind is K.EXPAND]
     assert sorted(expanded) == list(range(1, size + 1))
     assert [e.node.id for e in events if e.kind is K.SELECT][:size] == [0] * size
+
+
+def test_rollouts_on_a_domain_that_cycles_for_ever_end_by_default() -> None:
+    # A ring has no terminal state and no dead end: without avoid_cycles, only the default
+    # rollout_limit ends a playout. Each rollout is cut at exactly that many moves.
+    graph = ring(6)
+    options = MctsOptions()
+    assert options.rollout_limit == 10_000
+    algorithm = mcts(0, graph_value, iterations=3, rollout_events=True)
+    events = list(algorithm.traverse(graph.root()))
+    assert sum(e.kind is K.SELECT for e in events) == 3
+    rollout_lengths = [
+        sum(e.kind is K.ROLLOUT for e in it) for it in iterations_of(events) if len(it) > 2
+    ]
+    assert rollout_lengths
+    assert all(length <= options.rollout_limit for length in rollout_lengths)
+    assert max(length for length in rollout_lengths) >= options.rollout_limit - 1

@@ -8,14 +8,22 @@ children are found again when a node is expanded:
 - on domains that declare ``random_child`` (and without ``filter_moves``), by drawing random
   children until one is not tried yet (a small set of tried keys, dropped once the node is
   fully expanded);
-- otherwise by an affine permutation ``j -> (a * j + b) mod n`` of the child indices (two
-  ints per node) into the regenerated child list; the lists of nodes being expanded are
-  kept in a small LRU cache bounded by ``child_cache`` states.
+- otherwise by an affine permutation ``j -> (a * j + b) mod n`` of the child indices (four
+  ints per node: ``a``, ``b``, the next ``j`` and ``n``) into the regenerated child list; the
+  lists of nodes being expanded are kept in a small LRU cache bounded by ``child_cache``
+  states.
+
+With ``avoid_cycles`` a tree path never repeats a state (by key): a node's untried children
+exclude the keys of its ancestors (in plan mode, the committed line is made of ancestors
+too), so a tree is at most as deep as the domain has states, and a node whose every child
+goes back to its line is *stuck*: it stays a leaf of the tree, scored by the ``reward``
+value function.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections import OrderedDict
 from collections.abc import Generator, Hashable, Iterator, Sequence
 from dataclasses import dataclass
@@ -35,6 +43,8 @@ _ROLLOUT = EventKind.ROLLOUT
 _LEAF = EventKind.LEAF
 _IMPROVE = EventKind.IMPROVE
 _MOVE = EventKind.MOVE
+_NO_LINE = sys.maxsize
+"""The length of the goal line kept before any is found (any line is shorter)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,18 +64,34 @@ class MctsOptions:
         doc="Value function in [0, 1] scoring a one-player rollout's end (default: the domain's).",
     )
     avoid_cycles: bool = option(
-        False, doc="Rollouts never revisit a state (by key); a stuck rollout ends there."
+        False,
+        doc=(
+            "Tree paths, rollouts and plan mode's committed line never revisit a state (by "
+            "key); a stuck rollout ends there, a stuck plan ends the game."
+        ),
     )
     filter_moves: bool = option(
         False, doc="Expand only the domain's filtered_children() where it offers them."
     )
-    rollout_limit: int = option(0, doc="Longest rollout in moves (0 = no limit).", minimum=0)
+    rollout_limit: int = option(
+        10_000,
+        doc="Longest rollout in moves (0 = no limit); the default only guards against "
+        "domains whose moves can cycle for ever.",
+        minimum=0,
+    )
     opponent: Literal["mcts", "random"] = option(
         "mcts", doc="Plan mode, two players: how player 1 picks its moves."
     )
     rollout_events: bool = option(False, doc="Emit a ROLLOUT event for each rollout state.")
     max_moves: int = option(
         0, doc="Plan mode: stop after this many moves (0 = when the game ends).", minimum=0
+    )
+    commit_solution: bool = option(
+        True,
+        doc=(
+            "Plan mode, one player with a goal: once a playout reaches the goal, play the "
+            "shortest such line out after the iteration block instead of searching on."
+        ),
     )
     child_cache: int = option(
         100_000,
@@ -87,8 +113,9 @@ class _TreeNode:
         mover: The player who made the move into this node (0 in one-player domains).
         untried: Children not expanded yet (-1: not counted yet).
         kids: The expanded children, in expansion order (None until first expanded).
-        order: Which child to try next: ``(a, b)`` of the index permutation, or the set of
-            tried keys; None once fully expanded.
+        order: Which child to try next: ``(a, b, j, n)`` of the index permutation (the next
+            child is number ``(a * j + b) % n``), or the set of tried (or excluded) keys; None
+            once fully expanded.
         terminal: Whether the state ends the game (None: not known yet).
         key: The state's key where needed (cycle avoidance, expansion by drawing).
     """
@@ -116,7 +143,7 @@ class _TreeNode:
         self.mover = mover
         self.untried = -1
         self.kids: list[_TreeNode] | None = None
-        self.order: tuple[int, int] | set[Hashable] | None = None
+        self.order: tuple[int, int, int, int] | set[Hashable] | None = None
         self.terminal = terminal
         self.key = key
 
@@ -130,8 +157,11 @@ class Mcts(Algorithm[MctsOptions]):
     Each iteration emits, in order (depth = moves from the root of the whole stream):
 
     - ``SELECT``: the node the tree policy reached (UCT descent while nodes are fully
-      expanded): the node about to be expanded, or a terminal node.
-    - ``EXPAND``: the new child added below it (absent when the selected node is terminal).
+      expanded): the node about to be expanded, a terminal node, or (with ``avoid_cycles``)
+      a stuck node, whose every child is already on its line.
+    - ``EXPAND``: the new child added below it (absent when the selected node is terminal
+      or stuck). With ``avoid_cycles`` it is never a state (by key) on the line from the
+      root of the stream: the committed moves and the tree path.
     - ``ROLLOUT`` for every state of the random playout after the new child and before its
       last state -- only with ``rollout_events``.
     - ``LEAF``: the playout's last state, value = the reward: for two players player 0's
@@ -146,11 +176,24 @@ class Mcts(Algorithm[MctsOptions]):
     ``search`` mode runs ``iterations`` iterations from the root and ends. ``plan`` mode
     emits ``MOVE`` for the root (depth 0, value None), then repeats: run ``iterations``
     iterations, commit the root child with the most visits (ties: higher mean; with
-    ``avoid_cycles``, preferring children not visited before on the committed line), emit
+    ``avoid_cycles`` the children never include a state of the committed line), emit
     ``MOVE`` for it (depth = moves committed so far, value = its mean reward for player 0,
     or its reward when terminal) and re-root the tree on it, keeping its subtree. With two
     players and ``opponent = "random"``, player 1's moves are drawn at random instead
-    (MOVE without iterations). Plan mode ends at a terminal state, a goal, or ``max_moves``.
+    (MOVE without iterations; with ``avoid_cycles`` never back to the committed line).
+    Plan mode ends at a terminal state, a goal, ``max_moves``, or -- before any iteration --
+    at a state with no move left (with ``avoid_cycles``: none off the committed line).
+
+    ``commit_solution`` (one player, a goal test, plan mode): during an iteration block, each
+    playout whose last state is a goal gives a line from the current root -- the tree path,
+    then the playout up to its first goal state -- and the shortest such line is kept (the
+    first of equal length). The playout's states are listed only as far as a goal there
+    could still give a shorter line, and only the kept line outlives its iteration; the goal
+    test costs one call per iteration, plus a scan of that list when the playout ends at a
+    goal. The iterations themselves are not changed. After the block, instead of committing
+    one move, every state of the kept line is committed in turn (``MOVE`` events, value =
+    the ``reward`` value function of the state) and the stream ends at the goal (or at
+    ``max_moves``). Without it (or with no goal reached yet) the block ends as above.
 
     An instance runs one traversal at a time (the tree lives in the running generator).
     """
@@ -182,6 +225,13 @@ class Mcts(Algorithm[MctsOptions]):
         self._cache: OrderedDict[_TreeNode, Sequence[Any]] = OrderedDict()
         self._cached = 0
         self._best = -math.inf
+        self._commit = (
+            opts.mode == "plan"
+            and opts.commit_solution
+            and self.goal is not None
+            and not self._two_player
+        )
+        self._line: list[Any] | None = None
         mover = 1 - root.to_move if self._two_player else 0
         tree = self._new_node(root, mover)
         if opts.mode == "search":
@@ -199,6 +249,7 @@ class Mcts(Algorithm[MctsOptions]):
         step, depth = 0, 0
         yield Event(_MOVE, tree.state, 0, step)
         step += 1
+        excluded = history if opts.avoid_cycles else None
         while depth != opts.max_moves or opts.max_moves == 0:
             state = tree.state
             if tree.terminal is None:
@@ -206,16 +257,27 @@ class Mcts(Algorithm[MctsOptions]):
             if tree.terminal or (self.goal is not None and self.goal(state)):
                 return
             if random_opponent and state.to_move == 1:
-                chosen = self._random_move(tree)
+                chosen = self._random_move(tree, excluded)
                 if chosen is None:
                     return
             else:
+                if tree.untried < 0:
+                    self._open(tree, excluded)
+                if not tree.kids and tree.untried == 0:
+                    return  # no move left (with avoid_cycles: none off the committed line)
                 step = yield from self._iterations(tree, opts.iterations, depth, history, step)
-                kids = tree.kids
-                if not kids:
+                line = self._line
+                if line is not None:  # commit_solution: play the goal line out
+                    self._line = None
+                    for state in line:
+                        depth += 1
+                        yield Event(_MOVE, state, depth, step, float(self._reward(state)))
+                        step += 1
+                        if depth == opts.max_moves:
+                            break
                     return
-                if opts.avoid_cycles:  # never commit a move back to an earlier state
-                    kids = [kid for kid in kids if kid.key not in history] or kids
+                kids = tree.kids
+                assert kids  # the root had an untried child, so an iteration expanded it
                 chosen = max(kids, key=_commit_rank)
             tree = chosen
             self._cache.clear()
@@ -226,13 +288,18 @@ class Mcts(Algorithm[MctsOptions]):
             yield Event(_MOVE, tree.state, depth, step, self._estimate(tree))
             step += 1
 
-    def _random_move(self, tree: _TreeNode) -> _TreeNode | None:
-        """Player 1's random move; its subtree is kept if the tree has it."""
-        state = self._draw(tree.state, self.rng)
-        if state is None:
-            return None
+    def _random_move(self, tree: _TreeNode, excluded: set[Hashable] | None) -> _TreeNode | None:
+        """Player 1's random move, off ``excluded`` keys; its subtree is kept if the tree has it."""
         key = self._key
-        k = key(state)
+        if excluded is None:
+            state = self._draw(tree.state, self.rng)
+            if state is None:
+                return None
+            k = key(state)
+        else:
+            state, k = draw_unvisited(tree.state, self.rng, excluded, key, self._draw)
+            if state is None:
+                return None
         for kid in tree.kids or ():
             if (kid.key if kid.key is not None else key(kid.state)) == k:
                 return kid
@@ -256,7 +323,11 @@ class Mcts(Algorithm[MctsOptions]):
         history: set[Hashable],
         step: int,
     ) -> _Iterations:
-        """Run ``count`` UCT iterations below ``root``; returns the next step number."""
+        """Run ``count`` UCT iterations below ``root``; returns the next step number.
+
+        With ``commit_solution`` active, the shortest line from ``root`` to a goal seen by
+        these iterations (if any) is left in ``self._line``.
+        """
         opts = self.options
         rng, draw, key = self.rng, self._draw, self._key
         native = self._native
@@ -271,6 +342,11 @@ class Mcts(Algorithm[MctsOptions]):
         end_value = self._end_value
         expand = self._expand
         best = self._best
+        commit = self._commit
+        goal = self.goal or _no_goal
+        line = self._line
+        shortest = len(line) if line is not None else _NO_LINE  # moves of the line kept
+        excluded: set[Hashable] | None = None
         for _ in range(count):
             # selection: descend by UCT while nodes are fully expanded
             node = root
@@ -278,7 +354,8 @@ class Mcts(Algorithm[MctsOptions]):
             depth = base_depth
             while node.untried == 0 and not node.terminal:
                 kids = node.kids
-                assert kids is not None
+                if not kids:
+                    break  # stuck: every child is on the line (avoid_cycles)
                 explore = c * sqrt(log(node.visits))
                 chosen = kids[0]
                 top = -1.0
@@ -292,23 +369,38 @@ class Mcts(Algorithm[MctsOptions]):
                 depth += 1
             yield Event(_SELECT, node.state, depth, step)
             step += 1
+            if avoid:  # the keys on the line: committed moves and the tree path
+                excluded = history.copy()
+                excluded.update([n.key for n in path])
             # expansion
+            stuck = False
             if not node.terminal:
-                child = expand(node)
-                if child is not None:
+                child = expand(node, excluded)
+                if child is None:
+                    stuck = not node.terminal
+                else:
                     node = child
                     path.append(node)
                     depth += 1
+                    if excluded is not None:
+                        excluded.add(node.key)
                     yield Event(_EXPAND, node.state, depth, step)
                     step += 1
             # rollout
             state = node.state
             finished = True  # ended at a terminal state / dead end
-            if not node.terminal:
+            # commit_solution: the playout's states while a goal there gives the shortest line
+            trail: list[Any] | None = None
+            room = 0  # (playout moves from here to a goal must be fewer)
+            if commit:
+                room = shortest - (len(path) - 1)
+                if room > 0:
+                    trail = [state]
+            if stuck:
+                finished = False
+            elif not node.terminal:
                 moves = 0
-                if avoid:
-                    visited = history.copy()
-                    visited.update([n.key for n in path])
+                visited = excluded  # the line's keys (avoid_cycles), extended by the playout
                 while True:
                     if moves == limit:
                         finished = False
@@ -316,7 +408,7 @@ class Mcts(Algorithm[MctsOptions]):
                     nxt = state.random_child(rng) if native else draw(state, rng)
                     if nxt is None:
                         break
-                    if avoid:
+                    if visited is not None:
                         k = nxt.key() if keyed else nxt
                         if k in visited:
                             nxt, k = draw_unvisited(state, rng, visited, key, draw)
@@ -330,7 +422,16 @@ class Mcts(Algorithm[MctsOptions]):
                     state = nxt
                     depth += 1
                     moves += 1
+                    if trail is not None and moves < room:
+                        trail.append(state)
                     if check_terminal and state.is_terminal():
+                        break
+            if trail is not None and goal(state):  # the line ends at its first goal
+                for i, reached in enumerate(trail):
+                    if goal(reached):
+                        line = [n.state for n in path[1:]]
+                        line.extend(trail[1 : i + 1])
+                        shortest = len(line)
                         break
             reward = end_value(state, finished)
             yield Event(_LEAF, state, depth, step, reward)
@@ -349,6 +450,7 @@ class Mcts(Algorithm[MctsOptions]):
                 n.mean = total / visits
                 n.spread = 1.0 / sqrt(visits)
         self._best = best
+        self._line = line
         return step
 
     def _end_value(self, state: Any, finished: bool) -> float:
@@ -371,13 +473,17 @@ class Mcts(Algorithm[MctsOptions]):
             return state.filtered_children()  # type: ignore[no-any-return]
         return list(state.children())
 
-    def _expand(self, node: _TreeNode) -> _TreeNode | None:
-        """Add one untried child below ``node``; None (and ``node`` terminal) if it has none."""
+    def _expand(self, node: _TreeNode, excluded: set[Hashable] | None) -> _TreeNode | None:
+        """Add one untried child below ``node``, whose key is not in ``excluded``.
+
+        ``excluded`` (avoid_cycles) holds the keys of the node's line: it must be the same
+        each time the node is expanded. Returns None when no such child is left (and marks
+        ``node`` terminal when it has no child at all).
+        """
         if node.untried < 0:
-            self._open(node)
-            if node.untried == 0:
-                node.terminal = True
-                return None
+            self._open(node, excluded)
+        if node.untried == 0:
+            return None
         kids = node.kids
         order = node.order
         assert kids is not None
@@ -385,10 +491,14 @@ class Mcts(Algorithm[MctsOptions]):
         if isinstance(order, set):
             state, k = self._draw_untried(node, order)
         else:
-            a, b = order
-            size = len(kids) + node.untried
-            state = self._child_at(node, (a * len(kids) + b) % size)
-            k = self._key(state) if self._needs_key else None
+            a, b, j, size = order
+            while True:
+                state = self._child_at(node, (a * j + b) % size)
+                j += 1
+                k = self._key(state) if self._needs_key else None
+                if excluded is None or k not in excluded:
+                    break
+            node.order = (a, b, j, size)
         mover = node.state.to_move if self._two_player else 0
         child = self._new_node(state, mover, k)
         kids.append(child)
@@ -399,19 +509,31 @@ class Mcts(Algorithm[MctsOptions]):
                 self._cached -= len(self._cache.pop(node))
         return child
 
-    def _open(self, node: _TreeNode) -> None:
-        """Count the children of ``node`` and set up the record of tried ones."""
+    def _open(self, node: _TreeNode, excluded: set[Hashable] | None) -> None:
+        """Count the children of ``node`` off ``excluded`` keys; set up the record of tried ones.
+
+        A node without children is marked terminal.
+        """
         states = self._children_of(node.state)
         node.kids = []
-        if self._by_drawing:
-            key = self._key
-            node.untried = len({key(s) for s in states})
-            node.order = set()
-            return
         size = len(states)
-        node.untried = size
         if size == 0:
+            node.untried = 0
+            node.terminal = True
             return
+        key = self._key
+        if self._by_drawing:
+            keys = [key(s) for s in states]
+            skipped = {k for k in keys if k in excluded} if excluded else set()
+            node.untried = len(set(keys)) - len(skipped)
+            node.order = skipped if node.untried else None
+            return
+        if excluded is None:
+            node.untried = size
+        else:
+            node.untried = sum(1 for s in states if key(s) not in excluded)
+            if node.untried == 0:
+                return
         rng = self.rng
         b = rng.randrange(size)
         a = 1
@@ -419,7 +541,7 @@ class Mcts(Algorithm[MctsOptions]):
             a = rng.randrange(1, size)
             while math.gcd(a, size) != 1:
                 a = rng.randrange(1, size)
-        node.order = (a, b)
+        node.order = (a, b, 0, size)
         self._remember(node, states)
 
     def _draw_untried(self, node: _TreeNode, tried: set[Hashable]) -> tuple[Any, Hashable]:
@@ -464,6 +586,11 @@ class Mcts(Algorithm[MctsOptions]):
         while self._cached > budget:
             _, dropped = cache.popitem(last=False)
             self._cached -= len(dropped)
+
+
+def _no_goal(node: Any) -> bool:
+    """The goal test of a domain without a goal."""
+    return False
 
 
 def _commit_rank(node: _TreeNode) -> tuple[int, float]:
