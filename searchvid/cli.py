@@ -165,7 +165,7 @@ def _progress(total: int, *, enabled: bool) -> Iterator[Callable[[int], None] | 
     """A progress callback (frames done so far) drawing click's bar on stderr, or None.
 
     ``total`` is max_frames, an upper bound (searches often end sooner), so the bar shows the
-    frame count rather than a time estimate, and fills up when the render is done.
+    frame count rather than a time estimate, and closes on the frames actually rendered.
     """
     if not enabled:
         yield None
@@ -178,7 +178,9 @@ def _progress(total: int, *, enabled: bool) -> Iterator[Callable[[int], None] | 
             bar.update(done - bar.pos)
 
         yield advance
-        bar.update(total - bar.pos)
+        # The cap was only an upper bound: close on the frames actually rendered.
+        bar.length = max(bar.pos, 1)
+        bar.render_progress()
 
 
 def _job(scene: Scene) -> Any:
