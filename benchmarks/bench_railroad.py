@@ -32,8 +32,9 @@ BEAM = {"width": 6, "value": "network"}  # the railroad-beam scene's search
 BEAM_SEED = 1
 
 _MCTS_CODE = """
-import json, random, resource, time
+import json, random, time
 from searchvid.domains import make_domain
+from searchvid.memory import peak_rss_mb
 from searchvid.search.algorithm import make_algorithm
 from searchvid.search.values import ValueFunction
 domain = make_domain("railroad", {{"tiles": "{tiles}"}})
@@ -47,7 +48,7 @@ for event in algo.traverse(domain.root()):
     if event.kind.value == "improve" and event.value is not None:
         best = max(best, event.value)
 seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+peak = peak_rss_mb()
 print(json.dumps({{"seconds": seconds, "peak_mb": peak, "best": best}}))
 """
 

@@ -174,7 +174,7 @@ def _encoder_alone_seconds(tiles: TileSet, folder: Path, *, repeat: int) -> floa
 
 def gif_child(count: int, hud: bool) -> None:
     """Run in a fresh interpreter: render ``count`` GIF frames, print fps and peak RSS."""
-    import resource
+    from searchvid.memory import peak_rss_mb
 
     tiles = synthetic_tiles()
     with tempfile.TemporaryDirectory() as tmp:
@@ -184,7 +184,7 @@ def gif_child(count: int, hud: bool) -> None:
         )
         seconds = time.perf_counter() - start
         size = (Path(tmp) / "v.gif").stat().st_size
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = peak_rss_mb()
     print(json.dumps({"fps": result.frames / seconds, "peak_mb": peak, "mb": size / 1e6}))
 
 

@@ -160,14 +160,15 @@ def _mcts() -> Iterator[Row]:
         seconds, _ = timed(once, repeat=3)
         yield Row(TOPIC, f"mcts {label}: iterations/s", f"{iterations / seconds:,.0f}")
     code = """
-import random, resource
+import random
 from bench_search import TreeState, tree_value
+from searchvid.memory import peak_rss_mb
 from searchvid.search.algorithm import make_algorithm
 algorithm = make_algorithm("mcts", {"iterations": 10000}, rng=random.Random(1),
                            values={"v": tree_value}, default_value="v")
 for _ in algorithm.traverse(TreeState(0, 0, 300, 40)):
     pass
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+print(peak_rss_mb())
 """
     peak = float(run_isolated(f"import sys; sys.path.insert(0, {_here()!r})\n" + code))
     yield Row(

@@ -17,13 +17,14 @@ from common import Row, run_isolated
 TOPIC = "watersort"
 
 _SCRIPT = """
-import json, random, resource, time
+import json, random, time
 from searchvid.domains import make_domain
 from searchvid.search.algorithm import make_algorithm
 from searchvid.search.events import EventKind
 
 def rss():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    from searchvid.memory import peak_rss_mb
+    return peak_rss_mb()
 
 domain = make_domain("watersort", {{}})
 before = rss()

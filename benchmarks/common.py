@@ -7,7 +7,6 @@ never in timed tests.
 
 from __future__ import annotations
 
-import resource
 import subprocess
 import sys
 import time
@@ -46,11 +45,6 @@ def timed(fn: Callable[[], T], *, repeat: int = 1) -> tuple[float, T]:
         result = fn()
         best = min(best, time.perf_counter() - start)
     return best, result
-
-
-def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far, in MB."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def run_isolated(code: str, timeout: float = 600) -> str:

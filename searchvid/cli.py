@@ -22,6 +22,7 @@ import click
 import searchvid
 from searchvid import __version__
 from searchvid.errors import RunError, SceneError, UsageError
+from searchvid.memory import peak_rss_mb
 from searchvid.scene import Scene, load_scene
 
 FORMATS = (".mp4", ".gif")
@@ -341,17 +342,6 @@ def run_statistics(scene: Scene) -> dict[str, Any]:
         },
         "solved": solved,
     }
-
-
-def peak_rss_mb() -> float | None:
-    """Peak resident memory of this process in MB, or None where unknown."""
-    try:
-        import resource
-    except ImportError:  # not on POSIX
-        return None
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    per_mb = 1024 * 1024 if sys.platform == "darwin" else 1024  # macOS counts bytes
-    return round(peak / per_mb, 1)
 
 
 @main.command()
