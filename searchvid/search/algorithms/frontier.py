@@ -73,6 +73,66 @@ class HeuristicOptions(FrontierOptions):
     )
 
 
+class _Visits:
+    """The events every frontier search emits for a node it takes from its frontier.
+
+    ``ENTER``/``LEAF``, ``IMPROVE`` on a new best value, then at a goal the ``MOVE`` replay
+    (and :attr:`done` is set), else the optional ``EXPAND`` events. Keeps the step counter
+    and the best value across nodes.
+    """
+
+    __slots__ = (
+        "best",
+        "done",
+        "expand_events",
+        "goal",
+        "parents",
+        "replay",
+        "root",
+        "step",
+        "value",
+    )
+
+    def __init__(
+        self,
+        root: Any,
+        parents: dict[Hashable, Hashable | None],
+        algorithm: Algorithm[Any],
+        options: FrontierOptions,
+    ) -> None:
+        self.root = root
+        self.parents = parents
+        self.value = algorithm.value
+        self.goal = algorithm.goal
+        self.replay = options.replay
+        self.expand_events = options.expand_events
+        self.step = 0
+        self.best = -math.inf
+        self.done = False
+
+    def report(
+        self, node: Any, k: Hashable, depth: int, v: float, new: list[Any]
+    ) -> Iterator[Event]:
+        """Events for ``node`` (key ``k``, value ``v``) whose new frontier children are ``new``."""
+        step = self.step
+        yield Event(_ENTER if new else _LEAF, node, depth, step, v)
+        step += 1
+        if v > self.best:
+            self.best = v
+            yield Event(_IMPROVE, node, depth, step, v)
+            step += 1
+        if self.goal is not None and self.goal(node):
+            self.done = True
+            if self.replay:
+                yield from replay_events(self.root, self.parents, k, self.value, step)
+            return
+        if self.expand_events:
+            for child in new:
+                yield Event(_EXPAND, child, depth + 1, step)
+                step += 1
+        self.step = step
+
+
 class BreadthFirst(Algorithm[BreadthFirstOptions]):
     """Breadth-first search with duplicate detection: nodes in level order.
 
@@ -90,15 +150,13 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
-        value, goal, key = self.value, self.goal, key_function(root)
+        value, key = self.value, key_function(root)
         max_depth = opts.max_depth if opts.max_depth > 0 else -1
         check_terminal = Capability.TERMINAL in capabilities_of(root)
-        expand_events = opts.expand_events
         root_key = key(root)
         parents: dict[Hashable, Hashable | None] = {root_key: None}
         queue: deque[tuple[Any, Hashable, int]] = deque([(root, root_key, 0)])
-        best = -math.inf
-        step = 0
+        visits = _Visits(root, parents, self, opts)
         while queue:
             node, k, depth = queue.popleft()
             new: list[Any] = []
@@ -109,21 +167,9 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
                         parents[ck] = k
                         new.append(child)
                         queue.append((child, ck, depth + 1))
-            v = value(node)
-            yield Event(_ENTER if new else _LEAF, node, depth, step, v)
-            step += 1
-            if v > best:
-                best = v
-                yield Event(_IMPROVE, node, depth, step, v)
-                step += 1
-            if goal is not None and goal(node):
-                if opts.replay:
-                    yield from replay_events(root, parents, k, value, step)
+            yield from visits.report(node, k, depth, value(node), new)
+            if visits.done:
                 return
-            if expand_events:
-                for child in new:
-                    yield Event(_EXPAND, child, depth + 1, step)
-                    step += 1
 
 
 class BeamSearch(Algorithm[BeamOptions]):
@@ -144,15 +190,14 @@ class BeamSearch(Algorithm[BeamOptions]):
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
-        value, goal, key = self.value, self.goal, key_function(root)
+        value, key = self.value, key_function(root)
         width = opts.width
         max_depth = opts.max_depth if opts.max_depth > 0 else -1
         check_terminal = Capability.TERMINAL in capabilities_of(root)
         root_key = key(root)
         parents: dict[Hashable, Hashable | None] = {root_key: None}
         level: list[tuple[Any, Hashable, float]] = [(root, root_key, value(root))]
-        best = -math.inf
-        step = 0
+        visits = _Visits(root, parents, self, opts)
         depth = 0
         while level:
             born: list[tuple[Any, Hashable, Hashable]] = []  # (child, its key, parent key)
@@ -164,20 +209,9 @@ class BeamSearch(Algorithm[BeamOptions]):
                         if ck not in parents:
                             new.append(child)
                             born.append((child, ck, k))
-                yield Event(_ENTER if new else _LEAF, node, depth, step, v)
-                step += 1
-                if v > best:
-                    best = v
-                    yield Event(_IMPROVE, node, depth, step, v)
-                    step += 1
-                if goal is not None and goal(node):
-                    if opts.replay:
-                        yield from replay_events(root, parents, k, value, step)
+                yield from visits.report(node, k, depth, v, new)
+                if visits.done:
                     return
-                if opts.expand_events:
-                    for child in new:
-                        yield Event(_EXPAND, child, depth + 1, step)
-                        step += 1
             level = self._next_level(born, parents, width)
             depth += 1
 
@@ -212,7 +246,7 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
-        value, goal, key, h = self.value, self.goal, key_function(root), self.heuristic
+        value, key, h = self.value, key_function(root), self.heuristic
         uses_cost = self.uses_cost
         max_depth = opts.max_depth if opts.max_depth > 0 else -1
         check_terminal = Capability.TERMINAL in capabilities_of(root)
@@ -225,8 +259,7 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         ]
         heappush, heappop = heapq.heappush, heapq.heappop
         counter = 0
-        best = -math.inf
-        step = 0
+        visits = _Visits(root, parents, self, opts)
         while heap:
             _, _, _, g, k, node = heappop(heap)
             if cost[k] < g:
@@ -246,21 +279,9 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
                         else:
                             heappush(heap, (h(child), 0, counter, g2, ck, child))
                         new.append(child)
-            v = value(node)
-            yield Event(_ENTER if new else _LEAF, node, g, step, v)
-            step += 1
-            if v > best:
-                best = v
-                yield Event(_IMPROVE, node, g, step, v)
-                step += 1
-            if goal is not None and goal(node):
-                if opts.replay:
-                    yield from replay_events(root, parents, k, value, step)
+            yield from visits.report(node, k, g, value(node), new)
+            if visits.done:
                 return
-            if opts.expand_events:
-                for child in new:
-                    yield Event(_EXPAND, child, g + 1, step)
-                    step += 1
 
 
 class BestFirst(_HeuristicSearch):
