@@ -114,7 +114,7 @@ def _load(text: str, *, seed: int | None, frames: int | None, fps: int | None = 
 
 
 _scene = click.argument("scene", metavar="SCENE")
-_seed = click.option("--seed", type=int, help="Override the scene's seed.")
+_seed = click.option("--seed", type=click.IntRange(min=0), help="Override the scene's seed.")
 _frames = click.option("--frames", type=click.IntRange(min=1), help="Override [video] max_frames.")
 
 

@@ -163,6 +163,7 @@ def test_help_lists_every_command(runner: CliRunner) -> None:
         ["render", str(TREE), "--no-such-option"],
         ["render", str(TREE), "--frames", "0"],
         ["render", str(TREE), "--fps", "many"],
+        ["run", str(TREE), "--seed", "-1"],
         ["trace", str(TREE), "--limit", "-1"],
         ["preview", str(TREE), "--frame", "x"],
     ],
