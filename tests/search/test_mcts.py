@@ -643,3 +643,21 @@ def test_rollouts_on_a_domain_that_cycles_for_ever_end_by_default() -> None:
     assert rollout_lengths
     assert all(length <= options.rollout_limit for length in rollout_lengths)
     assert max(length for length in rollout_lengths) >= options.rollout_limit - 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_opponent_moves_are_the_states_played_even_with_symmetric_keys(seed: int) -> None:
+    # Tic-tac-toe keys fold the board's symmetries: a tree child with the drawn move's key may
+    # be its mirror image. The line of MOVE states must still be a game, move after move.
+    domain = make_domain("tictactoe", {})
+    algorithm = make_algorithm(
+        "mcts",
+        {"mode": "plan", "iterations": 40, "opponent": "random"},
+        rng=random.Random(seed),
+        values=domain.values(),
+        default_value=domain.default_value,
+    )
+    line = [e.node for e in algorithm.traverse(domain.root()) if e.kind is K.MOVE]
+    assert line[0] == domain.root()
+    for parent, child in itertools.pairwise(line):
+        assert child in list(parent.children())
