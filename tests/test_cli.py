@@ -22,23 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENES = ROOT / "scenes"
 TREE = SCENES / "tree-backtracking.toml"
 BROKEN = Path(__file__).resolve().parent / "scenes_broken"
-SEED_ORDER = [
-    "Root",
-    "Algorithms",
-    "Breadth-First",
-    "Algorithms",
-    "Depth-First",
-    "Backtracking",
-    "Depth-First",
-    "Beam Search",
-    "Depth-First",
-    "Algorithms",
-    "Other",
-    "Monte Carlo Tree Search",
-    "Other",
-    "Algorithms",
-    "Root",
-]
+SEED_ORDER = (
+    (Path(__file__).resolve().parent / "golden" / "seed_backtracking.txt").read_text().splitlines()
+)
+"""Seed 000's test: the nodes observed by backtracking over its "Algorithms" tree."""
 SMALL_TREE = """\
 title = "A small tree"
 seed = 1

@@ -17,23 +17,10 @@ from searchvid.scene import Scene, load_scene
 ROOT = Path(__file__).resolve().parent.parent
 SCENES = ROOT / "scenes"
 BROKEN = Path(__file__).resolve().parent / "scenes_broken"
-SEED_ORDER = [
-    "Root",
-    "Algorithms",
-    "Breadth-First",
-    "Algorithms",
-    "Depth-First",
-    "Backtracking",
-    "Depth-First",
-    "Beam Search",
-    "Depth-First",
-    "Algorithms",
-    "Other",
-    "Monte Carlo Tree Search",
-    "Other",
-    "Algorithms",
-    "Root",
-]
+SEED_ORDER = (
+    (Path(__file__).resolve().parent / "golden" / "seed_backtracking.txt").read_text().splitlines()
+)
+"""Seed 000's test: the nodes observed by backtracking over its "Algorithms" tree."""
 TREE_SCENE = """\
 title = "A tree"
 seed = 3

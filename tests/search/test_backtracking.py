@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from game_trees import ChainNode, Graph, GraphNode, graph_value, tree_graph
@@ -12,23 +13,12 @@ from searchvid.search import EventKind, Recorder, make_algorithm, run
 from searchvid.search.algorithms.backtracking import Backtracking, BacktrackingOptions
 from searchvid.search.events import Event
 
-SEED_LABELS = [
-    "Root",
-    "Algorithms",
-    "Breadth-First",
-    "Algorithms",
-    "Depth-First",
-    "Backtracking",
-    "Depth-First",
-    "Beam Search",
-    "Depth-First",
-    "Algorithms",
-    "Other",
-    "Monte Carlo Tree Search",
-    "Other",
-    "Algorithms",
-    "Root",
-]
+SEED_LABELS = (
+    (Path(__file__).resolve().parent.parent / "golden" / "seed_backtracking.txt")
+    .read_text()
+    .splitlines()
+)
+"""Seed 000's test: the nodes observed by backtracking over its "Algorithms" tree."""
 
 SEED_TREE = {
     "Algorithms": {
