@@ -234,7 +234,7 @@ def write_tiles(folder: Path) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: ``python -m searchvid.domains.railroad.art OUTDIR``."""
-    return tile_art_main(__name__, write_tiles, argv)
+    return tile_art_main("searchvid.domains.railroad.art", write_tiles, argv)
 
 
 if __name__ == "__main__":

@@ -6,16 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from searchvid.domains.quarto.art import (
     EMPTY_TILES,
     GROUNDS,
     PALETTE,
     TILE_NAMES,
-    TILE_SIZE,
     draw_tile,
-    write_tiles,
 )
 from searchvid.domains.quarto.rules import LINES, QuartoState
 from searchvid.domains.quarto.view import QuartoView
@@ -92,25 +89,6 @@ def test_view_shape_and_dtype() -> None:
 def test_tile_names() -> None:
     assert len(TILE_NAMES) == len(EMPTY_TILES) + 16 * len(GROUNDS) == 102
     assert len(set(TILE_NAMES)) == len(TILE_NAMES)
-
-
-def test_tiles_on_disk_are_what_the_art_draws_now() -> None:
-    on_disk = sorted(p.stem for p in ASSETS.glob("*.png"))
-    assert on_disk == sorted(TILE_NAMES)
-    for name in TILE_NAMES:
-        with Image.open(ASSETS / f"{name}.png") as stored:
-            assert stored.size == (TILE_SIZE, TILE_SIZE)
-            assert np.array_equal(np.asarray(stored.convert("RGB")), np.asarray(draw_tile(name)))
-
-
-def test_write_tiles(tmp_path: Path) -> None:
-    paths = write_tiles(tmp_path)
-    assert len(paths) == len(TILE_NAMES)
-    assert all(p.is_file() for p in paths)
-
-
-def test_tiles_are_distinct() -> None:
-    assert len({draw_tile(name).tobytes() for name in TILE_NAMES}) == len(TILE_NAMES)
 
 
 def test_tiles_use_the_palette_and_even_edges() -> None:

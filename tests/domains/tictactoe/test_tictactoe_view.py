@@ -6,10 +6,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from searchvid.domains.tictactoe import TicTacToeDomain
-from searchvid.domains.tictactoe.art import PALETTE, TILE_NAMES, TILE_SIZE, draw_tile, write_tiles
+from searchvid.domains.tictactoe.art import PALETTE, TILE_NAMES, draw_tile
 from searchvid.domains.tictactoe.rules import Board, geometry
 from searchvid.domains.tictactoe.view import TicTacToeView
 
@@ -53,26 +52,6 @@ def test_view_of_a_larger_board() -> None:
     expected = np.zeros((5, 5), dtype=np.int16)
     expected[2, 2] = TILE_NAMES.index("x_last")
     assert np.array_equal(grid, expected)
-
-
-def test_tiles_on_disk_are_what_the_art_draws_now() -> None:
-    on_disk = sorted(p.stem for p in ASSETS.glob("*.png"))
-    assert on_disk == sorted(TILE_NAMES)
-    for name in TILE_NAMES:
-        with Image.open(ASSETS / f"{name}.png") as stored:
-            assert stored.size == (TILE_SIZE, TILE_SIZE)
-            assert np.array_equal(np.asarray(stored.convert("RGB")), np.asarray(draw_tile(name)))
-
-
-def test_write_tiles(tmp_path: Path) -> None:
-    paths = write_tiles(tmp_path / "out")
-    assert [p.stem for p in paths] == list(TILE_NAMES)
-    assert all(p.is_file() for p in paths)
-
-
-def test_tiles_are_distinct() -> None:
-    pixels = {draw_tile(name).tobytes() for name in TILE_NAMES}
-    assert len(pixels) == len(TILE_NAMES)
 
 
 def test_tiles_use_the_palette_and_even_edges() -> None:

@@ -15,7 +15,6 @@ from searchvid.domains.watersort.art import (
     PALETTE,
     TILE_SIZE,
     draw_tile,
-    main,
     mark_colour,
     tile_names,
 )
@@ -25,22 +24,6 @@ ASSETS = Path(__file__).resolve().parents[3] / "tile_assets" / "watersort"
 
 def pixels(image: Image.Image) -> np.ndarray:
     return np.asarray(image.convert("RGB"))
-
-
-def test_committed_tiles_equal_what_the_code_draws() -> None:
-    on_disk = sorted(p.stem for p in ASSETS.glob("*.png"))
-    assert on_disk == sorted(tile_names())
-    for name in tile_names():
-        with Image.open(ASSETS / f"{name}.png") as image:
-            np.testing.assert_array_equal(pixels(image), pixels(draw_tile(name)), err_msg=name)
-
-
-def test_tiles_are_distinct() -> None:
-    seen: dict[bytes, str] = {}
-    for name in tile_names():
-        data = pixels(draw_tile(name)).tobytes()
-        assert data not in seen, f"{name} looks exactly like {seen.get(data)}"
-        seen[data] = name
 
 
 def test_tiles_use_the_small_palette_with_edges_on_even_pixels() -> None:
@@ -67,10 +50,3 @@ def test_glyphs_contrast_with_their_liquid() -> None:
 def test_unknown_tile_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown Water Sort tile"):
         draw_tile("c17")
-
-
-def test_command_line_writes_every_tile(tmp_path: Path) -> None:
-    assert main([str(tmp_path / "out")]) == 0
-    written = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert written == sorted(f"{name}.png" for name in tile_names())
-    assert main([]) == 2
