@@ -91,16 +91,13 @@ def test_tile_names() -> None:
     assert len(set(TILE_NAMES)) == len(TILE_NAMES)
 
 
-def test_tiles_use_the_palette_and_even_edges() -> None:
+def test_tiles_use_the_small_palette() -> None:
     palette = {r << 16 | g << 8 | b for r, g, b in PALETTE.values()}
     assert len(palette) <= 24
     for name in TILE_NAMES:
         img = np.asarray(draw_tile(name))
         packed = img.astype(np.int32) @ np.array([1 << 16, 1 << 8, 1], dtype=np.int32)
         assert set(np.unique(packed).tolist()) <= palette, name
-        assert np.array_equal(img[::2, ::2], img[1::2, 1::2]), name
-        assert np.array_equal(img[::2, ::2], img[::2, 1::2]), name
-        assert np.array_equal(img[::2, ::2], img[1::2, ::2]), name
 
 
 def colour_area(name: str, colour: str) -> int:

@@ -63,12 +63,6 @@ def test_colours_come_from_the_small_palette(assets: dict[str, Pixels]) -> None:
     assert len(PALETTE) <= 24
 
 
-def test_colour_edges_lie_on_even_pixels(assets: dict[str, Pixels]) -> None:
-    for name, pixels in assets.items():
-        blocks = pixels.reshape(TILE_SIZE // 2, 2, TILE_SIZE // 2, 2, 3)
-        assert (blocks == blocks[:, :1, :, :1, :]).all(), name
-
-
 def _strip(pixels: Pixels, side: Side) -> Pixels:
     """The two outermost pixel rows on ``side``, outermost first, along the edge."""
     if side is Side.N:

@@ -54,17 +54,13 @@ def test_view_of_a_larger_board() -> None:
     assert np.array_equal(grid, expected)
 
 
-def test_tiles_use_the_palette_and_even_edges() -> None:
+def test_tiles_use_the_small_palette() -> None:
     palette = {r << 16 | g << 8 | b for r, g, b in PALETTE.values()}
     assert len(palette) <= 24
     for name in TILE_NAMES:
         img = np.asarray(draw_tile(name))
         packed = img.astype(np.int32) @ np.array([1 << 16, 1 << 8, 1], dtype=np.int32)
         assert set(np.unique(packed).tolist()) <= palette, name
-        # every aligned 2 x 2 block is one colour, so 4:2:0 chroma never mixes colours
-        assert np.array_equal(img[::2, ::2], img[1::2, 1::2]), name
-        assert np.array_equal(img[::2, ::2], img[::2, 1::2]), name
-        assert np.array_equal(img[::2, ::2], img[1::2, ::2]), name
 
 
 def luma(rgb: tuple[int, int, int]) -> float:
