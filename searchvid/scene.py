@@ -211,13 +211,21 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise SceneError(file, f"line {line}", f"invalid TOML: {what} (column {column})") from None
 
 
-def _load_domain(file: str, table: Mapping[str, Any]) -> Domain:
-    name = table.get("name")
-    known = ", ".join(domain_names())
+def _registered_name(
+    file: str, table: Mapping[str, Any], key: str, what: str, known: list[str]
+) -> str:
+    """The ``key`` of a section naming a registered ``what`` ("domain", "algorithm")."""
+    name = table.get(key.partition(".")[2])
+    listed = f"known {what}s: {', '.join(known)}"
     if name is None:
-        raise SceneError(file, "domain.name", f"is required; known domains: {known}")
+        raise SceneError(file, key, f"is required; {listed}")
     if not isinstance(name, str):
-        raise SceneError(file, "domain.name", f"must be a string; known domains: {known}")
+        raise SceneError(file, key, f"must be a string; {listed}")
+    return name
+
+
+def _load_domain(file: str, table: Mapping[str, Any]) -> Domain:
+    name = _registered_name(file, table, "domain.name", "domain", domain_names())
     try:
         return make_domain(name, table)
     except OptionError as error:
@@ -226,12 +234,7 @@ def _load_domain(file: str, table: Mapping[str, Any]) -> Domain:
 
 def _load_search(file: str, domain: Domain, table: Mapping[str, Any], seed: int) -> str:
     """Validate the ``[search]`` table by building the search once; return its name."""
-    name = table.get("algorithm")
-    known = ", ".join(algorithm_names())
-    if name is None:
-        raise SceneError(file, "search.algorithm", f"is required; known algorithms: {known}")
-    if not isinstance(name, str):
-        raise SceneError(file, "search.algorithm", f"must be a string; known algorithms: {known}")
+    name = _registered_name(file, table, "search.algorithm", "algorithm", algorithm_names())
     try:
         search = _build_search(domain, name, table, random.Random(seed))
         search.check(domain.root())
