@@ -8,25 +8,21 @@ interrupted. Every error is one line ``Error: ...`` on stderr, never a traceback
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+import numpy as np
 
-import searchvid
 from searchvid import __version__
-from searchvid.errors import RunError, SceneError, UsageError
-from searchvid.memory import peak_rss_mb
-from searchvid.scene import Scene, load_scene
-
-FORMATS = (".mp4", ".gif")
-"""Output suffixes of ``render``; any other target without a suffix is a PNG folder."""
+from searchvid.domains import Domain, make_domain
+from searchvid.errors import OptionError, RunError, SceneError, UsageError
+from searchvid.progress import wants_progress_bar
+from searchvid.render.encode import write_png
+from searchvid.scene import Scene, load_scene, scene_dirs
 
 
 class _Group(click.Group):
@@ -74,43 +70,13 @@ def _fail(message: str, code: int) -> NoReturn:
 def main() -> None:
     """searchvid: turn tree searches on board games and puzzles into videos.
 
-    SCENE is a path to a .toml scene file, or a bare name looked up in scenes/.
+    SCENE is a path to a .toml scene file, or a bare name looked up in ./scenes and then in
+    the scenes that come with searchvid.
     """
-
-
-def scene_dirs() -> list[Path]:
-    """Where bare scene names are looked up: ``scenes/`` here, then the project's own."""
-    here = Path("scenes")
-    project = Path(searchvid.__file__).resolve().parent.parent / "scenes"
-    found = [here]
-    if project.resolve() != here.resolve():
-        found.append(project)
-    return found
-
-
-def resolve_scene(text: str) -> Path:
-    """The scene file named by ``text``: a path to a ``.toml`` file, or a bare name.
-
-    Raises:
-        UsageError: No such file, or no scene of that name (listing the known ones).
-    """
-    path = Path(text)
-    if path.suffix == ".toml" or len(path.parts) > 1 or path.exists():
-        if not path.is_file():
-            raise UsageError(f"{text}: no such scene file")
-        return path
-    for folder in scene_dirs():
-        candidate = folder / f"{text}.toml"
-        if candidate.is_file():
-            return candidate
-    known = sorted({p.stem for folder in scene_dirs() for p in folder.glob("*.toml")})
-    listed = ", ".join(known) or "none"
-    raise UsageError(f"{text}: no such scene file or scene name; known scenes: {listed}")
 
 
 def _load(text: str, *, seed: int | None, frames: int | None, fps: int | None = None) -> Scene:
-    scene = load_scene(resolve_scene(text))
-    return scene.with_overrides(seed=seed, max_frames=frames, fps=fps)
+    return load_scene(text).with_overrides(seed=seed, frames=frames, fps=fps)
 
 
 _scene = click.argument("scene", metavar="SCENE")
@@ -146,55 +112,8 @@ def render(
 ) -> None:
     """Render SCENE to a video: .mp4, .gif or a folder of PNG frames."""
     loaded = _load(scene, seed=seed, frames=frames, fps=fps)
-    from searchvid.render.pipeline import render as render_video  # imports the encoders
-
-    target = output if output is not None else Path("renders") / f"{loaded.stem}.mp4"
-    if not target.is_dir() and target.suffix and target.suffix.lower() not in FORMATS:
-        raise UsageError(f"{target}: unknown output format; use .mp4, .gif or a folder")
-    if output is None:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    show_bar = not quiet and sys.stderr.isatty() and not os.environ.get("CI")
-    with _progress(loaded.video.max_frames, enabled=show_bar) as progress:
-        result = render_video(
-            loaded.events(), _job(loaded), target, progress=progress, snapshots=snapshots
-        )
-    click.echo(f"{result.frames} frames in {result.seconds:.1f} s -> {result.path}")
-
-
-@contextmanager
-def _progress(total: int, *, enabled: bool) -> Iterator[Callable[[int], None] | None]:
-    """A progress callback (frames done so far) drawing click's bar on stderr, or None.
-
-    ``total`` is max_frames, an upper bound (searches often end sooner), so the bar shows the
-    frame count rather than a time estimate, and closes on the frames actually rendered.
-    """
-    if not enabled:
-        yield None
-        return
-    with click.progressbar(
-        length=total, label="rendering", file=sys.stderr, show_eta=False, show_pos=True
-    ) as bar:
-
-        def advance(done: int) -> None:
-            bar.update(done - bar.pos)
-
-        yield advance
-        # The cap was only an upper bound: close on the frames actually rendered.
-        bar.length = max(bar.pos, 1)
-        bar.render_progress()
-
-
-def _job(scene: Scene) -> Any:
-    from searchvid.render.pipeline import RenderJob
-
-    score = scene.score()
-    return RenderJob(
-        view=scene.view(),
-        video=scene.video,
-        title=scene.hud_title,
-        score=score,
-        values=score is not None,
-    )
+    result = loaded.render(output, progress=wants_progress_bar(quiet=quiet), snapshots=snapshots)
+    click.echo(str(result))
 
 
 @main.command()
@@ -221,12 +140,10 @@ def preview(
 ) -> None:
     """Draw one frame of SCENE as a PNG, identical to that frame of the full render."""
     loaded = _load(scene, seed=seed, frames=frames)
-    from searchvid.render.pipeline import render_frame, write_png
-
     target = output if output is not None else Path("renders") / f"{loaded.stem}.png"
     if target.suffix.lower() != ".png":
         raise UsageError(f"{target}: the preview is a PNG; name it OUT.png")
-    image = render_frame(loaded.events(), _job(loaded), index)
+    image = np.asarray(loaded.preview(index))
     target.parent.mkdir(parents=True, exist_ok=True)
     write_png(image, target)
     click.echo(f"frame {index} -> {target}")
@@ -243,26 +160,8 @@ def trace(scene: str, limit: int | None, frames: int | None, seed: int | None) -
     Each line is {"step", "kind", "depth", "label", "value", "frame"}; frame is the index of
     the video frame the event becomes, or null.
     """
-    from searchvid.render.policy import assign_frames
-
-    loaded = _load(scene, seed=seed, frames=frames)
-    for count, (event, frame) in enumerate(assign_frames(loaded.events(), loaded.video)):
-        if limit is not None and count >= limit:
-            break
-        record = {
-            "step": event.step,
-            "kind": event.kind.value,
-            "depth": event.depth,
-            "label": loaded.label(event.node),
-            "value": _finite(event.value),
-            "frame": frame,
-        }
+    for record in _load(scene, seed=seed, frames=frames).trace(limit):
         click.echo(json.dumps(record, ensure_ascii=False))
-
-
-def _finite(value: float | None) -> float | None:
-    """JSON has no infinities or NaN: those become null."""
-    return value if value is not None and math.isfinite(value) else None
 
 
 @main.command()
@@ -275,7 +174,7 @@ def run(scene: str, as_json: bool, frames: int | None, seed: int | None) -> None
 
     The search stops where the video would (max_frames), like render and trace.
     """
-    stats = run_statistics(_load(scene, seed=seed, frames=frames))
+    stats = _load(scene, seed=seed, frames=frames).run()
     if as_json:
         click.echo(json.dumps(stats, ensure_ascii=False))
         return
@@ -303,64 +202,78 @@ def _describe_best(best: dict[str, Any] | None) -> str:
     return f"{best['label']!r}, value {shown}, depth {best['depth']}"
 
 
-def run_statistics(scene: Scene) -> dict[str, Any]:
-    """Run ``scene``'s search up to its frame limit; the statistics of ``run --json``."""
-    from searchvid.render.policy import assign_frames
-    from searchvid.search.observer import BestTracker
-
-    tracker = BestTracker()
-    root = scene.root()
-    events = frames = 0
-    start = time.perf_counter()
-    tracker.begin(root)
-    try:
-        for event, frame in assign_frames(scene.search().traverse(root), scene.video):
-            tracker.event(event)
-            events += 1
-            frames += frame is not None
-    finally:
-        tracker.end()
-    seconds = time.perf_counter() - start
-    best = tracker.best
-    solved = scene.is_goal(best.node) if best is not None else scene.is_goal(root)
-    return {
-        "scene": str(scene.path),
-        "title": scene.title,
-        "domain": scene.domain_name,
-        "algorithm": scene.algorithm,
-        "seed": scene.seed,
-        "events": events,
-        "frames": frames,
-        "seconds": round(seconds, 6),
-        "peak_rss_mb": peak_rss_mb(),
-        "best": None
-        if best is None
-        else {
-            "label": scene.label(best.node),
-            "value": _finite(best.value),
-            "depth": best.depth,
-        },
-        "solved": solved,
-    }
-
-
 @main.command()
 @click.argument("folder", metavar="[DIR]", required=False, type=click.Path(path_type=Path))
 def scenes(folder: Path | None) -> None:
-    """List the scenes in DIR (default scenes/): file, title, domain, algorithm."""
+    """List the scenes in DIR (default: ./scenes and the shipped ones): file, title, domain,
+    algorithm."""
     folders = [folder] if folder is not None else scene_dirs()
     existing = [f for f in folders if f.is_dir()]
     if not existing:
         raise UsageError(f"{folders[0]}: no such folder")
     rows = [("FILE", "TITLE", "DOMAIN", "ALGORITHM")]
-    for path in sorted(existing[0].glob("*.toml")):
-        try:
-            scene = load_scene(path)
-        except SceneError as error:
-            rows.append((str(path), f"(invalid: {error.key}: {error.message})", "-", "-"))
+    seen: set[str] = set()
+    for path in (p for f in existing for p in sorted(f.glob("*.toml"))):
+        if path.stem in seen:  # ./scenes shadows a shipped scene of the same name
             continue
-        rows.append((str(path), scene.title, scene.domain_name, scene.algorithm))
+        seen.add(path.stem)
+        rows.append(_scene_row(path))
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
         cells = [text.ljust(width) for text, width in zip(row, widths, strict=False)]
         click.echo("  ".join([*cells, row[3]]))
+
+
+def _scene_row(path: Path) -> tuple[str, str, str, str]:
+    try:
+        scene = load_scene(path)
+    except SceneError as error:
+        return (str(path), f"(invalid: {error.key}: {error.message})", "-", "-")
+    except UsageError as error:
+        return (str(path), f"(invalid: {error})", "-", "-")
+    return (str(path), scene.title, scene.domain_name, scene.algorithm)
+
+
+@main.command()
+@click.argument("name", metavar="NAME")
+def check(name: str) -> None:
+    """Run the domain conformance checks on NAME.
+
+    NAME is a registered domain, an import path module:Class (the current folder first on the
+    import path), or a scene file whose domain (with its options) is checked. Exit code 1
+    when a check fails.
+    """
+    from searchvid.conformance import check_domain, checks_run, format_report
+
+    domain = _domain_to_check(name)
+    failures = check_domain(domain)
+    click.echo(format_report(domain.name, failures, checks_run()))
+    if failures:
+        sys.exit(1)
+
+
+def _domain_to_check(name: str) -> Domain:
+    if name.endswith(".toml"):
+        return load_scene(name).domain
+    try:
+        return make_domain(name, {}, folder=Path.cwd())
+    except OptionError as error:
+        raise UsageError(f"{name}: {error.message}") from None
+
+
+@main.command()
+@click.argument("names", metavar="[NAME]...", nargs=-1)
+def domains(names: tuple[str, ...]) -> None:
+    """List the domains (or the named ones): summary, options, value functions."""
+    from searchvid.reference import format_domains
+
+    click.echo(format_domains(list(names) or None), nl=False)
+
+
+@main.command()
+@click.argument("names", metavar="[NAME]...", nargs=-1)
+def algorithms(names: tuple[str, ...]) -> None:
+    """List the search algorithms (or the named ones): summary and options."""
+    from searchvid.reference import format_algorithms
+
+    click.echo(format_algorithms(list(names) or None), nl=False)

@@ -182,7 +182,7 @@ def test_unknown_scene_name_lists_the_known_ones(runner: CliRunner) -> None:
 
 def test_missing_scene_path(runner: CliRunner, tmp_path: Path) -> None:
     line = assert_one_error_line(invoke(runner, "run", tmp_path / "gone.toml"), 2)
-    assert "gone.toml: no such scene file" in line
+    assert "gone.toml: cannot read the scene file: No such file or directory" in line
 
 
 # --- trace -----------------------------------------------------------------------------------

@@ -98,14 +98,15 @@ def test_each_search_is_fresh_and_seeded(tmp_path: Path) -> None:
 
 def test_overrides_replace_seed_frames_and_fps(tmp_path: Path) -> None:
     scene = load_scene(write_scene(tmp_path, video="fps = 10\nmax_frames = 50\n"))
-    changed = scene.with_overrides(seed=9, max_frames=7, fps=30)
+    changed = scene.with_overrides(seed=9, frames=7, fps=30)
     assert (changed.seed, changed.video.max_frames, changed.video.fps) == (9, 7, 30)
     assert (scene.seed, scene.video.max_frames, scene.video.fps) == (3, 50, 10)
     assert scene.with_overrides().video == scene.video
 
 
 @pytest.mark.parametrize(
-    ("overrides", "flag"), [({"max_frames": 0}, "--frames"), ({"fps": 500}, "--fps")]
+    ("overrides", "flag"),
+    [({"frames": 0}, "--frames"), ({"fps": 500}, "--fps"), ({"seed": -1}, "--seed")],
 )
 def test_bad_override_names_the_flag(tmp_path: Path, overrides: dict[str, int], flag: str) -> None:
     scene = load_scene(write_scene(tmp_path))

@@ -1,60 +1,68 @@
-"""The domain registry: names and aliases to :class:`~searchvid.domains.base.Domain` classes.
+"""The domain registry: names, aliases, entry points and import paths to domain classes.
 
-Registering a domain means adding one line to ``_REGISTRY``; its package is imported only
-when the domain is used.
+A built-in domain is one line in ``_BUILTINS``; its package is imported only when used. Its
+aliases are declared once, on the class (``Domain.aliases``). Installed packages add domains
+through the entry-point group ``searchvid.domains``; a scene may also name any domain class
+by import path, ``"module:Class"``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from searchvid.domains.base import Domain
-from searchvid.errors import OptionError
 from searchvid.options import build_options
+from searchvid.plugins import PluginRegistry
 
-_REGISTRY: dict[str, str] = {
+_BUILTINS: dict[str, str] = {
     "railroad": "searchvid.domains.railroad:RailroadDomain",
     "tictactoe": "searchvid.domains.tictactoe:TicTacToeDomain",
     "quarto": "searchvid.domains.quarto:QuartoDomain",
     "watersort": "searchvid.domains.watersort:WaterSortDomain",
     "tree": "searchvid.domains.tree:TreeDomain",
 }
-_ALIASES: dict[str, str] = {
-    "railroad-ink": "railroad",
-    "tic-tac-toe": "tictactoe",
-    "water-sort": "watersort",
-}
+
+DOMAINS: PluginRegistry[Domain] = PluginRegistry(
+    what="domain", key="name", base=Domain, builtins=_BUILTINS, group="searchvid.domains"
+)
+"""Every domain searchvid can find by name."""
 
 
 def domain_names() -> list[str]:
-    """Registered domain names (without aliases), sorted."""
-    return sorted(_REGISTRY)
+    """Registered domain names (built-in and installed plugins, without aliases), sorted."""
+    return DOMAINS.names()
 
 
-def domain_class(name: str) -> type[Domain]:
-    """The class registered under ``name`` or one of its aliases.
+def domain_class(name: str, *, folder: Path | None = None) -> type[Domain]:
+    """The domain class named ``name``: a registered name, an alias or ``"module:Class"``.
+
+    Args:
+        name: As written in a scene's ``[domain] name``.
+        folder: Searched first for an import path's module (the scene's folder).
 
     Raises:
-        OptionError: With key ``name`` and the list of known domains.
+        OptionError: With key ``name``: unknown (listing the known domains) or not loadable.
     """
-    canonical = _ALIASES.get(name, name)
-    if canonical not in _REGISTRY:
-        raise OptionError("name", f"unknown domain {name!r}; known: {', '.join(domain_names())}")
-    module_name, _, class_name = _REGISTRY[canonical].partition(":")
-    cls: type[Domain] = getattr(importlib.import_module(module_name), class_name)
-    return cls
+    return DOMAINS.resolve(name, folder=folder)
 
 
-def make_domain(name: str, table: Mapping[str, Any]) -> Domain:
-    """Build a registered domain from its option table (the scene's ``[domain]`` table).
+def make_domain(
+    name: str | type[Domain], table: Mapping[str, Any], *, folder: Path | None = None
+) -> Domain:
+    """Build a domain from its option table (the scene's ``[domain]`` table).
+
+    Args:
+        name: A name for :func:`domain_class`, or a :class:`Domain` subclass.
+        table: Its options; a ``name`` key is ignored.
+        folder: Searched first for an import path's module.
 
     Raises:
         OptionError: Unknown domain, or bad options.
     """
-    cls = domain_class(name)
+    cls = name if isinstance(name, type) else domain_class(name, folder=folder)
     return cls(build_options(cls.options_type, table, ignore=("name",)))
 
 
-__all__ = ["Domain", "domain_class", "domain_names", "make_domain"]
+__all__ = ["DOMAINS", "Domain", "domain_class", "domain_names", "make_domain"]

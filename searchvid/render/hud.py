@@ -32,7 +32,7 @@ class HudText:
     Attributes:
         title: First line, e.g. ``"random-walk · railroad"``.
         step: The event's step.
-        depth: The event's depth.
+        depth: The event's depth (None: unknown, shown as ``-``).
         value: The value or score of the frame's node (None: none known).
         best: The value of the best node found so far (None: none yet).
         value_label: Name shown before ``value`` ("value" or "score"); "" hides value and
@@ -41,18 +41,19 @@ class HudText:
 
     title: str
     step: int
-    depth: int
+    depth: int | None
     value: float | None
     best: float | None
     value_label: str = "value"
 
     def fields(self) -> tuple[str, str, str, str]:
         """The four status fields as drawn."""
+        depth = "-" if self.depth is None else str(self.depth)
         if not self.value_label:
-            return (f"step {self.step}", f"depth {self.depth}", "", "")
+            return (f"step {self.step}", f"depth {depth}", "", "")
         return (
             f"step {self.step}",
-            f"depth {self.depth}",
+            f"depth {depth}",
             f"{self.value_label} {format_number(self.value)}",
             f"best {format_number(self.best)}",
         )

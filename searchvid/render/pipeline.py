@@ -8,6 +8,9 @@ pixel for pixel.
 
 from __future__ import annotations
 
+import base64
+import html
+import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -21,14 +24,14 @@ import numpy.typing as npt
 from searchvid.errors import RunError, UsageError
 from searchvid.render.atlas import TileAtlas
 from searchvid.render.canvas import Canvas, PixelFormat
-from searchvid.render.encode import open_encoder, output_kind, write_png
+from searchvid.render.encode import Encoder, OutputKind, open_encoder, output_kind, write_png
 from searchvid.render.hud import HUD_COLORS, Hud, HudText
 from searchvid.render.policy import assign_frames
 from searchvid.render.settings import VideoOptions
 from searchvid.render.view import View
 from searchvid.search.events import Event, EventKind
 
-__all__ = ["RenderJob", "RenderResult", "render", "render_frame", "write_png"]
+__all__ = ["RenderJob", "RenderResult", "VideoWriter", "render", "render_frame", "write_png"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,9 @@ class RenderJob:
 class RenderResult:
     """What a render produced.
 
+    In a notebook it shows itself: an MP4 as a ``<video>``, a GIF as an ``<img>`` (embedded
+    as data when at most :data:`INLINE_LIMIT` bytes, else linked by path).
+
     Attributes:
         frames: Frames selected by the policy (the PNG-folder count).
         encoded_frames: Frames in the output including held ones (MP4).
@@ -68,6 +74,35 @@ class RenderResult:
     events: int
     seconds: float
     path: Path
+
+    def __str__(self) -> str:
+        return f"{self.frames} frames in {self.seconds:.1f} s -> {self.path}"
+
+    def _repr_html_(self) -> str:
+        """HTML for Jupyter and IPython: the video itself, no IPython import needed."""
+        kind = output_kind(self.path) if self.path.exists() else None
+        caption = html.escape(str(self))
+        if kind is OutputKind.MP4:
+            source = _html_source(self.path, "video/mp4")
+            return (
+                f'<video src="{source}" controls loop autoplay muted playsinline '
+                f'title="{caption}" style="max-width:100%"></video>'
+            )
+        if kind is OutputKind.GIF:
+            source = _html_source(self.path, "image/gif")
+            return f'<img src="{source}" alt="{caption}" style="max-width:100%">'
+        return f"<p>{caption}</p>"
+
+
+INLINE_LIMIT = 20_000_000
+"""Largest output (bytes) that :meth:`RenderResult._repr_html_` embeds as a data URI."""
+
+
+def _html_source(path: Path, mime: str) -> str:
+    """A data URI of ``path`` when small enough, else its path (relative when possible)."""
+    if path.stat().st_size <= INLINE_LIMIT:
+        return f"data:{mime};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+    return html.escape(path.as_posix(), quote=True)
 
 
 def render(
@@ -210,15 +245,22 @@ class _Painter:
 
     def draw(self, event: Event, best: float | None) -> Canvas:
         """Show ``event``'s node (and its HUD line); returns the canvas."""
+        return self.paint(event.node, event.step, event.depth, event.value, best)
+
+    def paint(
+        self, node: Any, step: int, depth: int | None, value: float | None, best: float | None
+    ) -> Canvas:
+        """Show ``node`` with its HUD line (step, depth, value, best); returns the canvas."""
         canvas = self._canvas
         assert canvas is not None, "open() first"
-        canvas.update(self.job.view.grid(event.node))
+        canvas.update(self.job.view.grid(node))
         if self.hud is not None:
             score = self.job.score
-            value = score(event.node) if score is not None else event.value
+            if score is not None:
+                value = score(node)
             if not self.job.values:
                 value = best = None
-            text = HudText(self.job.title, event.step, event.depth, value, best, self._label)
+            text = HudText(self.job.title, step, depth, value, best, self._label)
             if self.hud.update(text):
                 canvas.set_footer(self.hud.strip)
         return canvas
@@ -245,3 +287,125 @@ class _Snapshots:
         canvas = self._painter.draw(event, value)
         write_png(canvas.frame, self._folder / f"improve_{self._count:04d}.png")
         self._count += 1
+
+
+class VideoWriter:
+    """Turns any loop into a video: call :meth:`observe` with each state it visits.
+
+    The push-style counterpart of a scene's render (the seeds' ``VideoObserver``), through the
+    same cached canvas, HUD and encoders: each call is one frame, and only the tiles whose id
+    changed are redrawn. Use it as a context manager; the file appears when the block ends
+    without an error, and :attr:`result` then holds the :class:`RenderResult`::
+
+        with VideoWriter("walk.mp4", MyDomain(options).view(), fps=12) as video:
+            for node in my_search(root):
+                video.observe(node)
+        print(video.result)
+
+    Args:
+        out: ``NAME.mp4``, ``NAME.gif`` or a folder of PNG frames.
+        view: Draws the nodes (a domain's ``view()``, or a :class:`~searchvid.GridView`).
+        fps: Frames per second, 1 to 120.
+        tile_size: Pixels per tile edge (even, 8 to 512).
+        hud: Draw the status strip (title, step, depth, value, best so far).
+        title: The strip's first line.
+        hold_last: Seconds the last frame stays on screen.
+        quality: MP4 encoder preset: ``"draft"``, ``"default"`` or ``"final"``.
+
+    Raises:
+        UsageError: A bad setting (naming it and what is allowed) or output path.
+    """
+
+    def __init__(
+        self,
+        out: str | os.PathLike[str],
+        view: View,
+        *,
+        fps: int = 12,
+        tile_size: int = 100,
+        hud: bool = True,
+        title: str = "",
+        hold_last: float = 2.0,
+        quality: str = "default",
+    ) -> None:
+        from searchvid.errors import OptionError
+        from searchvid.options import build_options
+
+        settings: dict[str, Any] = {"fps": fps, "tile_size": tile_size, "hud": hud}
+        settings |= {"hold_last": hold_last, "quality": quality}
+        try:
+            video = build_options(VideoOptions, settings)
+        except OptionError as error:
+            raise UsageError(f"VideoWriter: {error}") from None
+        self.path = Path(out)
+        if not os.fspath(self.path).strip():
+            raise UsageError("VideoWriter: the output path is empty")
+        output_kind(self.path)  # an unsupported suffix fails before any work
+        self._job = RenderJob(view=view, video=video, title=title)
+        self._painter: _Painter | None = None
+        self._encoder: Encoder | None = None
+        self._frames = 0
+        self._best: float | None = None
+        self._start = 0.0
+        self.result: RenderResult | None = None
+        """The render's result once the ``with`` block has ended without an error."""
+
+    @property
+    def frames(self) -> int:
+        """Frames written so far."""
+        return self._frames
+
+    def __enter__(self) -> VideoWriter:
+        if self._encoder is not None or self.result is not None:
+            raise RuntimeError("a VideoWriter writes one video; make a new one")
+        self._start = time.perf_counter()
+        painter = _Painter.for_job(self._job)
+        encoder = open_encoder(
+            self.path,
+            width=painter.width,
+            height=painter.height,
+            video=self._job.video,
+            palette=painter.atlas.palette,
+        )
+        encoder.__enter__()
+        painter.open(encoder.pixel_format)
+        self._painter, self._encoder = painter, encoder
+        return self
+
+    def observe(self, node: Any, *, depth: int | None = None, value: float | None = None) -> None:
+        """Add one frame showing ``node``.
+
+        Args:
+            node: A state the view can draw.
+            depth: Shown in the status strip (None: ``-``).
+            value: The node's value, shown with the best value so far (None: none).
+        """
+        if self._painter is None or self._encoder is None:
+            raise RuntimeError("observe() is called inside `with VideoWriter(...) as video:`")
+        if value is not None and (self._best is None or value > self._best):
+            self._best = value
+        canvas = self._painter.paint(node, self._frames, depth, value, self._best)
+        self._encoder.write(canvas.frame, canvas.take_dirty())
+        self._frames += 1
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: object,
+    ) -> None:
+        encoder, self._encoder, self._painter = self._encoder, None, None
+        if encoder is None:
+            return
+        if exc_type is None and self._frames == 0:
+            encoder.__exit__(RunError, RunError("no frames"), None)
+            raise RunError(f"no frames: observe() was never called, so {self.path} was not written")
+        encoder.__exit__(exc_type, exc, None)
+        if exc_type is None:
+            self.result = RenderResult(
+                frames=self._frames,
+                encoded_frames=encoder.encoded_frames,
+                events=self._frames,
+                seconds=time.perf_counter() - self._start,
+                path=self.path,
+            )

@@ -8,20 +8,22 @@ heuristic, and turns a root node into a stream of :class:`~searchvid.search.even
     for event in algo.traverse(root):
         ...
 
-Registering an algorithm means adding one line to ``_REGISTRY`` below; the module is imported
-only when the algorithm is used.
+A built-in algorithm is one line in ``_BUILTINS`` below (its module is imported only when
+used); installed packages add algorithms through the entry-point group
+``searchvid.algorithms``, and a scene may name any subclass by import path ``"module:Class"``.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from searchvid.errors import OptionError
 from searchvid.options import build_options
+from searchvid.plugins import PluginRegistry
 from searchvid.search.events import Event
 from searchvid.search.node import Capability, require
 from searchvid.search.values import Heuristic, ValueFunction, depth_value, zero_heuristic
@@ -88,8 +90,8 @@ class Algorithm(ABC, Generic[OptionsT]):
         """The event stream; called after the capability check."""
 
 
-# name -> "module:Class" (aliases are declared on the classes and resolved below)
-_REGISTRY: dict[str, str] = {
+# Built-in algorithms; aliases are declared on the classes (``Algorithm.aliases``).
+_BUILTINS: dict[str, str] = {
     "backtracking": "searchvid.search.algorithms.backtracking:Backtracking",
     "breadth-first": "searchvid.search.algorithms.frontier:BreadthFirst",
     "beam": "searchvid.search.algorithms.frontier:BeamSearch",
@@ -99,31 +101,37 @@ _REGISTRY: dict[str, str] = {
     "mcts": "searchvid.search.algorithms.mcts:Mcts",
     "minimax": "searchvid.search.algorithms.minimax:Minimax",
 }
-_ALIASES: dict[str, str] = {"depth-first": "backtracking", "a-star": "astar"}
+
+ALGORITHMS: PluginRegistry[Algorithm[Any]] = PluginRegistry(
+    what="algorithm",
+    key="algorithm",
+    base=Algorithm,
+    builtins=_BUILTINS,
+    group="searchvid.algorithms",
+)
+"""Every algorithm searchvid can find by name."""
 
 
 def algorithm_names() -> list[str]:
-    """Registered algorithm names (without aliases), sorted."""
-    return sorted(_REGISTRY)
+    """Registered algorithm names (built-in and installed plugins, without aliases), sorted."""
+    return ALGORITHMS.names()
 
 
-def algorithm_class(name: str) -> type[Algorithm[Any]]:
-    """The class registered under ``name`` or one of its aliases.
+def algorithm_class(name: str, *, folder: Path | None = None) -> type[Algorithm[Any]]:
+    """The algorithm class named ``name``: a registered name, an alias or ``"module:Class"``.
+
+    Args:
+        name: As written in a scene's ``[search] algorithm``.
+        folder: Searched first for an import path's module (the scene's folder).
 
     Raises:
-        OptionError: With key ``algorithm`` and the list of known names.
+        OptionError: With key ``algorithm``: unknown (listing the known ones) or not loadable.
     """
-    canonical = _ALIASES.get(name, name)
-    if canonical not in _REGISTRY:
-        known = ", ".join(algorithm_names())
-        raise OptionError("algorithm", f"unknown algorithm {name!r}; known: {known}")
-    module_name, _, class_name = _REGISTRY[canonical].partition(":")
-    cls: type[Algorithm[Any]] = getattr(importlib.import_module(module_name), class_name)
-    return cls
+    return ALGORITHMS.resolve(name, folder=folder)
 
 
 def make_algorithm(
-    name: str,
+    name: str | type[Algorithm[Any]],
     table: Mapping[str, Any],
     *,
     rng: random.Random,
@@ -136,7 +144,7 @@ def make_algorithm(
     """Build a registered algorithm from its option table.
 
     Args:
-        name: Algorithm name or alias.
+        name: Algorithm name, alias or import path, or an :class:`Algorithm` subclass.
         table: Its options (the scene's ``[search]`` table without ``algorithm``).
         rng: The seeded random source it will own.
         values: Value functions by name (the domain's, plus generic ones).
@@ -148,7 +156,7 @@ def make_algorithm(
     Raises:
         OptionError: Bad options, or a value function / heuristic name that is not offered.
     """
-    cls = algorithm_class(name)
+    cls = name if isinstance(name, type) else algorithm_class(name)
     options = build_options(cls.options_type, table, ignore=("algorithm",))
     value = _pick(cls.value_option, options, values or {}, default_value, "value function")
     heuristic = _pick(
