@@ -9,6 +9,7 @@ searchvid.domains.<name>.art OUTDIR`` writes every one of them.
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,17 +20,25 @@ import numpy.typing as npt
 import pytest
 from PIL import Image
 
-from searchvid.domains import domain_names, make_domain
+from searchvid.domains import domain_class, domain_names, make_domain
 from searchvid.render.view import TileSet
 
-ASSETS = Path(__file__).resolve().parent.parent.parent / "tile_assets"
+REPO = Path(__file__).resolve().parent.parent.parent
+ASSETS = REPO / "tile_assets"
 TILE_SIZE = 100
 
 
+def _package(domain: str) -> str:
+    """The package of a domain's class (``searchvid.domains.<name>`` for built-in ones)."""
+    return ".".join(domain_class(domain).__module__.split(".")[:3])
+
+
 def _art_domains() -> list[str]:
+    """The built-in domains whose tiles are committed art (plugins bring their own)."""
     names = []
     for name in domain_names():
-        if make_domain(name, {}).view().tileset.folder is not None:
+        builtin = _package(name).startswith("searchvid.domains.")
+        if builtin and make_domain(name, {}).view().tileset.folder is not None:
             names.append(name)
     return names
 
@@ -41,16 +50,34 @@ def _tileset(domain: str) -> TileSet:
     return make_domain(domain, {}).view().tileset
 
 
+def _art_module(domain: str) -> str:
+    return f"{_package(domain)}.art"
+
+
 def _art(domain: str) -> ModuleType:
-    return importlib.import_module(f"searchvid.domains.{domain}.art")
+    return importlib.import_module(_art_module(domain))
 
 
 def _pixels(image: Image.Image) -> npt.NDArray[np.uint8]:
     return np.asarray(image.convert("RGB"))
 
 
-def test_the_domains_with_art() -> None:
-    assert ART_DOMAINS == ["quarto", "railroad", "tictactoe", "watersort"]
+def _makefile_tile_domains() -> list[str]:
+    found = re.search(r"^TILE_DOMAINS\s*:?=(.*)$", (REPO / "Makefile").read_text(), re.M)
+    assert found is not None, "the Makefile defines no TILE_DOMAINS"
+    return found.group(1).split()
+
+
+def test_every_art_folder_belongs_to_a_domain_and_make_tiles_redraws_it() -> None:
+    assert ART_DOMAINS, "no built-in domain loads its tiles from a folder"
+    folders = {domain: _tileset(domain).folder for domain in ART_DOMAINS}
+    on_disk = sorted(path.name for path in ASSETS.iterdir() if path.is_dir())
+    assert on_disk == sorted(str(folder) for folder in folders.values())
+    # `make tiles` runs `python -m searchvid.domains.$d.art tile_assets/$d` for each $d
+    for domain, folder in folders.items():
+        assert _package(domain) == f"searchvid.domains.{folder}", domain
+        assert callable(_art(domain).draw_tile), domain
+    assert sorted(_makefile_tile_domains()) == sorted(str(f) for f in folders.values())
 
 
 @pytest.mark.parametrize("domain", ART_DOMAINS)
@@ -93,7 +120,7 @@ def test_colour_edges_lie_on_even_pixels(domain: str) -> None:
 @pytest.mark.parametrize("domain", ART_DOMAINS)
 def test_the_art_command_writes_every_tile(domain: str, tmp_path: Path) -> None:
     tiles = _tileset(domain)
-    module = f"searchvid.domains.{domain}.art"
+    module = _art_module(domain)
     done = subprocess.run([sys.executable, "-m", module, str(tmp_path)], check=False)
     assert done.returncode == 0
     assert sorted(p.stem for p in tmp_path.glob("*.png")) == sorted(tiles.names)
