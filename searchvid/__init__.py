@@ -14,8 +14,9 @@ The public API is the names in ``__all__``; everything else is importable but pr
 from importlib.metadata import PackageNotFoundError, version
 
 from searchvid.domains.base import Domain
-from searchvid.errors import SceneError
+from searchvid.errors import OptionError, SceneError
 from searchvid.options import option
+from searchvid.render.gridview import GridView
 from searchvid.render.pipeline import RenderResult, VideoWriter
 from searchvid.render.view import TileSet, View
 from searchvid.scene import Scene, load_scene, scene_from_dict
@@ -34,6 +35,8 @@ __all__ = [
     "Domain",
     "Event",
     "EventKind",
+    "GridView",
+    "OptionError",
     "RenderResult",
     "Scene",
     "SceneError",

@@ -36,28 +36,46 @@ class _Group(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> NoReturn:
-        """Run the command line; always exits (standalone mode is always on)."""
-        try:
-            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.NoArgsIsHelpError as error:
-            error.show()
-            sys.exit(error.exit_code)
-        except click.ClickException as error:
-            _fail(error.format_message(), error.exit_code)
-        except click.Abort:
-            _fail("interrupted", 130)
-        except UsageError as error:
-            _fail(str(error), 2)
-        except RunError as error:
-            _fail(str(error), 1)
-        except OSError as error:
-            where = f"{error.filename}: " if error.filename else ""
-            _fail(f"{where}{error.strerror or error}", 1)
-        except Exception as error:  # a bug: still one line, as the contract promises
-            if os.environ.get("SEARCHVID_DEBUG"):
-                raise
-            _fail(f"internal error: {type(error).__name__}: {error}", 1)
-        sys.exit(result if isinstance(result, int) else 0)
+        """Run the command line; always exits (standalone mode is always on).
+
+        While it runs, SIGINT, SIGTERM and SIGHUP raise :class:`searchvid.signals.Terminated`
+        (the old handlers are back on exit, unless a signal ended the run): a render cleans up
+        on the way out, and the exit is one ``Error: interrupted (SIGTERM)`` line with code
+        128 + the signal's number.
+        """
+        from searchvid.signals import Terminated, terminate_on_signals
+
+        # After a signal the handlers stay: a second Ctrl-C must not cut the exit short.
+        with terminate_on_signals(keep_after_signal=True):
+            try:
+                try:
+                    result = super().main(
+                        args, prog_name, complete_var, standalone_mode=False, **extra
+                    )
+                except click.exceptions.NoArgsIsHelpError as error:
+                    error.show()
+                    sys.exit(error.exit_code)
+                except click.ClickException as error:
+                    _fail(error.format_message(), error.exit_code)
+                except click.Abort:
+                    _fail("interrupted", 130)
+                except UsageError as error:
+                    _fail(str(error), 2)
+                except RunError as error:
+                    _fail(str(error), 1)
+                except OSError as error:
+                    where = f"{error.filename}: " if error.filename else ""
+                    _fail(f"{where}{error.strerror or error}", 1)
+                except Exception as error:  # a bug: still one line, as the contract promises
+                    if os.environ.get("SEARCHVID_DEBUG"):
+                        raise
+                    _fail(f"internal error: {type(error).__name__}: {error}", 1)
+                sys.exit(result if isinstance(result, int) else 0)
+            # Also a signal that lands while one of the handlers above reports another error.
+            except Terminated as stop:
+                _fail(str(stop), stop.exit_code)
+            except KeyboardInterrupt:  # raised by code rather than by a signal
+                _fail("interrupted", 130)
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -243,11 +261,11 @@ def check(name: str) -> None:
     import path), or a scene file whose domain (with its options) is checked. Exit code 1
     when a check fails.
     """
-    from searchvid.conformance import check_domain, checks_run, format_report
+    from searchvid.conformance import CHECKS, check_domain, format_report
 
     domain = _domain_to_check(name)
     failures = check_domain(domain)
-    click.echo(format_report(domain.name, failures, checks_run()))
+    click.echo(format_report(domain.name, failures, len(CHECKS)))
     if failures:
         sys.exit(1)
 

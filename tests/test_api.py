@@ -479,3 +479,16 @@ def test_render_result_shows_itself_as_html(tmp_path: Path) -> None:
     folder = scene.render(tmp_path / "frames")._repr_html_()
     assert folder.startswith("<p>")
     assert "9 frames" in folder
+
+
+def test_a_search_that_never_makes_a_frame_ends_with_a_clear_error(tmp_path: Path) -> None:
+    table = {
+        "domain": {"name": "tictactoe", "size": 5, "k": 4},
+        "search": {"algorithm": "minimax"},
+        "video": {"frames": "moves", "max_events": 2000},
+    }
+    scene = searchvid.scene_from_dict(table, name="endless")
+    assert scene.run()["events"] == 2000
+    with pytest.raises(RunError, match="max_events = 2000 events"):
+        scene.render(tmp_path / "x.mp4")
+    assert list(tmp_path.iterdir()) == []

@@ -161,7 +161,7 @@ def render(
             if progress is not None:
                 progress(frames)
         if frames == 0:
-            raise RunError(f"no frames: no event was selected by frames = {job.video.frames!r}")
+            raise RunError(_no_frames(job.video, count))
     return RenderResult(
         frames=frames,
         encoded_frames=encoder.encoded_frames,
@@ -169,6 +169,14 @@ def render(
         seconds=time.perf_counter() - start,
         path=output,
     )
+
+
+def _no_frames(video: VideoOptions, events: int) -> str:
+    """Why a render made no frame."""
+    why = f"no event was selected by frames = {video.frames!r}"
+    if events >= video.max_events:
+        why = f"the search ran max_events = {video.max_events} events, and {why}"
+    return f"no frames: {why}"
 
 
 def render_frame(events: Iterable[Event], job: RenderJob, index: int) -> npt.NDArray[np.uint8]:

@@ -8,6 +8,7 @@ means the same event everywhere.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import islice
 
 from searchvid.render.settings import FrameSelection, VideoOptions
 from searchvid.search.events import Event, EventKind
@@ -47,11 +48,13 @@ def assign_frames(
     final state (a solved puzzle, the end of a game); to know that a skipped candidate was the
     last, the events after it are held back, at most :data:`FINAL_FRAME_LOOKAHEAD` of them.
     The iterator stops right after the event that made frame ``max_frames - 1`` (the video is
-    full; the search is not run further).
+    full; the search is not run further), or after ``max_events`` events: a search that runs
+    for ever, or long without an event the selection takes, still ends.
 
     Args:
         events: The event stream of a search.
-        video: The ``[video]`` options (``frames``, ``every``, ``max_frames``).
+        video: The ``[video]`` options (``frames``, ``every``, ``max_frames``,
+            ``max_events``).
 
     Yields:
         ``(event, frame_index_or_None)`` for every event up to the cut, in stream order.
@@ -60,7 +63,7 @@ def assign_frames(
     candidates = 0
     frames = 0
     held: list[Event] = []  # a skipped candidate, then the events after it
-    for event in events:
+    for event in islice(events, video.max_events):
         candidate = selects(selection, event.kind)
         if held and (candidate or len(held) > FINAL_FRAME_LOOKAHEAD):
             for waiting in held:

@@ -118,3 +118,20 @@ def test_selects() -> None:
     assert [k for k in EventKind if selects("leaves", k)] == [LF]
     assert [k for k in EventKind if selects("moves", k)] == [MV]
     assert [k for k in EventKind if selects("improvements", k)] == [IM]
+
+
+def test_max_events_ends_a_search_that_never_fills_the_video() -> None:
+    def endless() -> Iterator[Event]:
+        step = 0
+        while True:
+            yield Event(EN, "n", 0, step)
+            step += 1
+
+    video = VideoOptions(frames="moves", max_events=250)
+    pairs = list(assign_frames(endless(), video))
+    assert len(pairs) == 250
+    assert all(frame is None for _, frame in pairs)
+
+
+def test_max_events_cuts_before_max_frames() -> None:
+    assert frames_of(KINDS, max_events=5) == [0, 1, 2, None, 3]
