@@ -9,7 +9,7 @@ FRAME  ?= -1
 SCENES := $(basename $(notdir $(wildcard scenes/*.toml)))
 TILE_DOMAINS := railroad tictactoe quarto watersort
 
-.PHONY: setup test lint format bench videos gifs tiles clean distclean
+.PHONY: setup test test-integration lint format bench videos gifs tiles reference clean distclean
 
 setup: $(STAMP)
 
@@ -22,17 +22,25 @@ $(STAMP): pyproject.toml
 test: $(STAMP)
 	$(PY) -m pytest -q
 
+# The built wheel installed into a fresh venv (dependencies from PyPI), run from an empty folder.
+test-integration: $(STAMP)
+	$(PY) -m pytest -q -m integration tests/integration
+
 lint: $(STAMP)
-	$(VENV)/bin/ruff check searchvid tests benchmarks scripts
-	$(VENV)/bin/ruff format --check searchvid tests benchmarks scripts
-	$(VENV)/bin/mypy --strict searchvid
+	$(VENV)/bin/ruff check searchvid tests benchmarks examples
+	$(VENV)/bin/ruff format --check searchvid tests benchmarks examples
+	$(VENV)/bin/mypy --strict searchvid examples
 
 format: $(STAMP)
-	$(VENV)/bin/ruff check --fix searchvid tests benchmarks scripts
-	$(VENV)/bin/ruff format searchvid tests benchmarks scripts
+	$(VENV)/bin/ruff check --fix searchvid tests benchmarks examples
+	$(VENV)/bin/ruff format searchvid tests benchmarks examples
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
+
+# The README's scene-file reference, regenerated from the option docs.
+reference: $(STAMP)
+	$(PY) -m searchvid.reference README.md
 
 # Tile art is committed; this regenerates it from the drawing code in each domain.
 tiles: $(STAMP)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
@@ -11,10 +10,10 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image
 
-import searchvid
 from searchvid.errors import RunError
 from searchvid.render.view import TileSet
 from searchvid.render.yuv import Plane, rgb_to_yuv420
+from searchvid.resources import tile_assets_dir
 
 RGB = tuple[int, int, int]
 """One colour as ``(red, green, blue)``."""
@@ -29,11 +28,11 @@ _MAX_SNAP_COLORS = 256  # art with more colours is reduced first, to keep snappi
 
 
 def assets_dir() -> Path:
-    """The ``tile_assets`` folder: ``$SEARCHVID_TILE_ASSETS`` or the one beside the package."""
-    override = os.environ.get(ASSETS_ENV)
-    if override:
-        return Path(override)
-    return Path(searchvid.__file__).resolve().parent.parent / "tile_assets"
+    """The ``tile_assets`` folder: ``$SEARCHVID_TILE_ASSETS``, the installed art or the checkout's.
+
+    See :func:`searchvid.resources.tile_assets_dir`.
+    """
+    return tile_assets_dir()
 
 
 class TileAtlas:
