@@ -14,13 +14,15 @@ naming the key and what is allowed::
 
 Supported field types: ``bool``, ``int``, ``float`` (ints accepted), ``str``, ``Literal[...]``,
 ``X | None``, ``tuple[X, ...]`` (from TOML arrays, nested allowed) and ``Mapping[str, Any]``
-(a TOML table, passed through as nested dicts). A dataclass may raise :class:`OptionError`
+(a TOML table, passed through as nested dicts). Floats must be finite: TOML can write ``nan``
+and ``inf``, which no option accepts. A dataclass may raise :class:`OptionError`
 from ``__post_init__`` for checks across fields; its key is kept.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Mapping
@@ -130,9 +132,10 @@ def _convert(key: str, tp: Any, value: Any) -> Any:
     if tp is Any:
         return value
     if origin in (Union, types.UnionType):
-        for arg in get_args(tp):
-            if arg is type(None):
-                continue
+        candidates = [arg for arg in get_args(tp) if arg is not type(None)]
+        if len(candidates) == 1:  # ``X | None``: X's own error says the most
+            return _convert(key, candidates[0], value)
+        for arg in candidates:
             try:
                 return _convert(key, arg, value)
             except OptionError:
@@ -170,13 +173,28 @@ def _convert_scalar(key: str, tp: Any, value: Any) -> Any:
             return value
     elif tp is float:
         if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
+            return _finite(key, value)
     elif tp is str:
         if isinstance(value, str):
             return value
     else:
         raise TypeError(f"option {key!r} has an unsupported type {tp!r}")
     raise OptionError(key, f"must be {describe_type(tp)}, got {_toml_type(value)} {value!r}")
+
+
+def _finite(key: str, value: int | float) -> float:
+    """``value`` as a float, refusing what TOML allows but no option can use: nan, ±inf."""
+    try:
+        number = float(value)
+    except OverflowError:
+        raise OptionError(key, "must be a finite number, got an integer beyond its range") from None
+    if not math.isfinite(number):
+        raise OptionError(key, f"must be a finite number, got {number}")
+    return number
+
+
+def _bound(number: Any) -> str:
+    return f"{number:g}" if isinstance(number, float) else str(number)
 
 
 def _check_range(key: str, value: Any, metadata: Mapping[str, Any]) -> None:
@@ -187,7 +205,10 @@ def _check_range(key: str, value: Any, metadata: Mapping[str, Any]) -> None:
     if not isinstance(value, int | float) or isinstance(value, bool):
         return
     low, high = metadata.get("minimum"), metadata.get("maximum")
-    if low is not None and value < low:
-        raise OptionError(key, f"must be >= {low}, got {value}")
-    if high is not None and value > high:
-        raise OptionError(key, f"must be <= {high}, got {value}")
+    if (low is None or value >= low) and (high is None or value <= high):
+        return
+    if low is not None and high is not None:
+        raise OptionError(key, f"must be from {_bound(low)} to {_bound(high)}, got {value}")
+    if low is not None:
+        raise OptionError(key, f"must be >= {_bound(low)}, got {value}")
+    raise OptionError(key, f"must be <= {_bound(high)}, got {value}")

@@ -25,16 +25,25 @@ class VideoOptions:
     fps: int = option(12, doc="Frames per second.", minimum=1, maximum=120)
     tile_size: int = option(100, doc="Pixels per tile edge (even).", minimum=8, maximum=512)
     max_frames: int = option(1000, doc="Stop after this many frames.", minimum=1)
+    max_events: int = option(
+        1_000_000,
+        doc="Stop the search after this many events even when the video is not full, so "
+        "that every command ends.",
+        minimum=1,
+    )
     frames: FrameSelection = option(
         "all", doc="Which events become frames: all, leaves, improvements or moves."
     )
     every: int = option(1, doc="Keep every k-th selected frame.", minimum=1)
-    hold_last: float = option(2.0, doc="Seconds the final frame stays on screen.", minimum=0)
+    hold_last: float = option(
+        2.0, doc="Seconds the final frame stays on screen.", minimum=0, maximum=60
+    )
     hold_moves: float = option(
         0.0,
         doc="Seconds each MOVE frame (a committed move, a solution played out) stays on "
         "screen; 0 = one frame like any other.",
         minimum=0,
+        maximum=10,
     )
     hud: bool = option(True, doc="Status strip under the board: algorithm, step, depth, score.")
     quality: Quality = option(

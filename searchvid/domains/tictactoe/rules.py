@@ -132,6 +132,41 @@ def _completes(bits: int, lines: tuple[int, ...]) -> bool:
     return False
 
 
+def _check_last_move(winner: int, bits: int, lead: int, geo: Geometry, text: str) -> None:
+    """Refuse a won position that no legal game reaches.
+
+    The game ends with the move that completes a line, so the winner made the last move (X
+    then has one mark more than O, O as many as X), and that one mark lies on every line the
+    winner holds. Taking it back leaves a position without lines, which any order of moves
+    reaches; so these two conditions are all there is.
+
+    Args:
+        winner: :data:`X` or :data:`O`, the player with a line.
+        bits: The winner's bitboard.
+        lead: X's marks minus O's (0 or 1, already checked).
+        geo: The board's tables.
+        text: The position as written, for the message.
+
+    Raises:
+        ValueError: The winner did not move last, or no single cell lies on all their lines.
+    """
+    name = _MARKS[winner + 1]
+    if lead != (1 if winner == X else 0):
+        raise ValueError(
+            f"{name} has a line, so {name} moved last and the game ended there, "
+            f"yet {name} is to move in {text!r}"
+        )
+    common = bits
+    for m in geo.lines:
+        if bits & m == m:
+            common &= m
+    if not common:
+        raise ValueError(
+            f"{name}'s lines share no cell, so no single last move made them all (the game "
+            f"ends at the first line) in {text!r}"
+        )
+
+
 _new = tuple.__new__
 
 
@@ -182,7 +217,8 @@ class Board(_BoardFields):
         The side to move follows from the counts (X moves first); ``last`` is -1.
 
         Raises:
-            ValueError: Wrong shape, unknown characters, or impossible counts.
+            ValueError: Wrong shape, unknown characters, impossible counts, or a position no
+                legal game reaches (see :func:`_check_last_move`).
         """
         rows = text.replace("/", " ").split()
         if len(rows) != geo.size or any(len(row) != geo.size for row in rows):
@@ -201,6 +237,8 @@ class Board(_BoardFields):
         o_won = any(o & m == m for m in geo.lines)
         if x_won and o_won:
             raise ValueError(f"both players have a line in {text!r}")
+        if x_won or o_won:
+            _check_last_move(X if x_won else O, x if x_won else o, len(xs) - len(os), geo, text)
         status = X_WON if x_won else O_WON if o_won else DRAW if x | o == geo.full else ONGOING
         sym = board.sym
         for player, cells in ((X, xs), (O, os)):

@@ -3,11 +3,14 @@
 A state is a tuple of tubes; a tube is a ``bytes`` of colour ids (1..16) from the bottom up,
 so states are compact, immutable and cheap to hash and copy. A pour moves the whole top run
 of one colour from a source tube onto an empty tube or onto the same colour, as much of the
-run as fits (seed 004's rule). Two kinds of pour are never offered because they cannot help
-(seed 004 drops them too): pouring out of a full single-colour tube, and pouring a
-single-colour tube into an empty one (the result is the same state with two tubes swapped).
-Pours from one source into *different* empty tubes give the same state up to tube order, so
-only the first empty tube is offered as a target.
+run as fits (seed 004's rule). Three kinds of pour are never offered because they cannot help
+(seed 004 drops the first two too): pouring out of a full single-colour tube; pouring a
+single-colour tube into an empty one; and pouring the top of a full tube onto a tube that
+holds exactly the rest of it (``[1,5,5,5]`` onto ``[1,5]`` gives ``[1,5]`` and ``[1,5,5,5]``).
+The last two give the same state with two tubes swapped, the same key as before: no move at
+all. A state whose only pours are such is a dead end: terminal, no children. Pours from one
+source into *different* empty tubes give the same state up to tube order, so only the first
+empty tube is offered as a target.
 
 The puzzle is solved when every tube is empty or full of one colour. States that differ only
 in the order of their tubes are interchangeable, so :meth:`WaterState.key` sorts the tubes.
@@ -172,6 +175,7 @@ class WaterState:
 
     def _find_moves(self) -> tuple[Pour, ...]:
         cap = self.capacity
+        tubes = self.tubes
         infos = self._infos()
         open_by_colour: dict[int, list[int]] = {}  # tubes with room, by top colour
         first_empty = -1
@@ -200,6 +204,11 @@ class WaterState:
                 if size < cap:  # (a full one is sorted: pouring it out cannot help)
                     result.extend([(i, j) for j in targets if j != i])
                 continue
+            if size == cap:  # not onto its own lower part, where the run fills it: a swap
+                tube = tubes[i]
+                targets = [
+                    j for j in targets if infos[j][0] + run < cap or not tube.startswith(tubes[j])
+                ]
             if first_empty < 0:
                 result.extend([(i, j) for j in targets if j != i])
                 continue

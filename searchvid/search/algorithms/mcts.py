@@ -54,7 +54,7 @@ class MctsOptions:
     iterations: int = option(
         1000, doc="Iterations: per move in plan mode, in all in search mode.", minimum=1
     )
-    exploration: float = option(1.4, doc="UCT exploration constant c.", minimum=0.0)
+    exploration: float = option(1.4, doc="UCT exploration constant c.", minimum=0, maximum=100)
     mode: Literal["search", "plan"] = option(
         "search",
         doc="'search': iterate from the root; 'plan': iterate, commit the best move, repeat.",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from collections import Counter
 from collections.abc import Iterable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from searchvid.domains import make_domain
 from searchvid.domains.tictactoe import TicTacToeDomain
@@ -71,6 +75,107 @@ def test_parse_and_text_round_trip() -> None:
 def test_parse_rejects_impossible_boards(text: str) -> None:
     with pytest.raises(ValueError, match=r"."):
         board(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "k", "reason"),
+    [
+        ("XXX/OO./O..", 3, 3, "X has a line, so X moved last"),  # the issue: yet X is to move
+        ("OOO/XX./XX.", 3, 3, "O has a line, so O moved last"),  # the issue: X moved after
+        ("X.O/XO./XO.", 3, 3, "yet X is to move"),
+        ("OOO/XX./X.X", 3, 3, "yet O is to move"),
+        ("XXX./OO.O/XXX./O.O.", 4, 3, "X's lines share no cell"),  # two disjoint rows of 3
+        ("XXX./O.O./OXO./X..O", 4, 3, "yet X is to move"),
+        ("O.X./O.X./O..X/X...", 4, 3, "yet O is to move"),
+        ("XXXX/OOO./O.../....", 4, 4, "yet X is to move"),
+    ],
+)
+def test_parse_rejects_positions_no_game_reaches(text: str, size: int, k: int, reason: str) -> None:
+    with pytest.raises(ValueError, match=reason):
+        board(text, size, k)
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "k", "status"),
+    [
+        ("XXX/OXO/XOO", 3, 3, X_WON),  # a row and a diagonal, both through the last move c3
+        ("XXX/OO./...", 3, 3, X_WON),
+        ("OOO/XX./X..", 3, 3, O_WON),
+        ("XOX/XOO/OXX", 3, 3, DRAW),
+        ("XX./OO./...", 3, 3, ONGOING),
+        ("XXXX/OO../OO../X...", 4, 3, X_WON),  # two overlapping lines of 3 in a row of 4
+        ("XXX./OX.O/.X../O.O.", 4, 3, X_WON),  # a row and a column meeting at b4
+        ("OXX./OX../O.../....", 4, 3, O_WON),
+        ("XO../.XO./..../....", 4, 3, ONGOING),
+    ],
+)
+def test_parse_accepts_positions_a_game_reaches(text: str, size: int, k: int, status: int) -> None:
+    assert board(text, size, k).status == status
+
+
+def reachable_by_replay(x: int, o: int, size: int, k: int) -> bool:
+    """Whether a legal game reaches the position: take back the last move every way."""
+    lines = geometry(size, k).lines
+
+    def has_line(bits: int) -> bool:
+        return any(bits & m == m for m in lines)
+
+    @functools.cache
+    def reach(x: int, o: int) -> bool:
+        lead = x.bit_count() - o.bit_count()
+        if lead not in (0, 1):
+            return False
+        if x == o == 0:
+            return True
+        mover = x if lead else o  # who made the last move
+        for cell in range(size * size):
+            bit = 1 << cell
+            if mover & bit:
+                before = (x & ~bit, o) if lead else (x, o & ~bit)
+                if not has_line(before[0]) and not has_line(before[1]) and reach(*before):
+                    return True
+        return False
+
+    return reach(x, o)
+
+
+def accepted(marks: str, size: int, k: int) -> bool:
+    """Whether ``Board.parse`` accepts the cells ``marks`` (row by row, no separators)."""
+    try:
+        board(" ".join(marks[r * size : (r + 1) * size] for r in range(size)), size, k)
+    except ValueError:
+        return False
+    return True
+
+
+def bits_of(marks: str, mark: str) -> int:
+    return sum(1 << i for i, m in enumerate(marks) if m == mark)
+
+
+def test_parse_accepts_exactly_the_reachable_3x3_positions() -> None:
+    legal = 0
+    for cells in itertools.product(".XO", repeat=9):
+        marks = "".join(cells)
+        expected = reachable_by_replay(bits_of(marks, "X"), bits_of(marks, "O"), 3, 3)
+        assert accepted(marks, 3, 3) == expected, marks
+        legal += expected
+    assert legal == 5478
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([(4, 3), (5, 3), (5, 4), (6, 4)]), st.data())
+def test_parse_agrees_with_replay_when_k_is_below_size(
+    shape: tuple[int, int], data: st.DataObject
+) -> None:
+    size, k = shape
+    order = data.draw(st.permutations(range(size * size)))
+    count = data.draw(st.integers(0, size * size))
+    cells = ["."] * (size * size)
+    for i, cell in enumerate(order[:count]):  # counts always right: X first, then O
+        cells[cell] = "X" if i < (count + 1) // 2 else "O"
+    marks = "".join(cells)
+    expected = reachable_by_replay(bits_of(marks, "X"), bits_of(marks, "O"), size, k)
+    assert accepted(marks, size, k) == expected, marks
 
 
 def test_children_order_block_first() -> None:
@@ -225,6 +330,9 @@ def test_domain_options_and_labels() -> None:
         ({"size": 9}, "size"),
         ({"k": 2}, "k"),
         ({"position": "XXX/.../..."}, "position"),
+        ({"position": "XXX/OO./O.."}, "position"),
+        ({"position": "OOO/XX./XX."}, "position"),
+        ({"size": 4, "k": 3, "position": "XXX./OO.O/XXX./O.O."}, "position"),
         ({"symmetric": "yes"}, "symmetric"),
     ],
 )

@@ -70,7 +70,7 @@ def test_labels_count_pours_and_sorted_tubes() -> None:
         ({"tubes": [[0, 0], []], "capacity": 2}, "tubes[0]", "colour 0 in tube 0 is out"),
         ({"tubes": []}, "tubes", "needs at least one tube"),
         ({"tubes": [[1, "a"]]}, "tubes[0][1]", "must be an integer"),
-        ({"capacity": 0}, "capacity", "must be >= 1"),
+        ({"capacity": 0}, "capacity", "must be from 1 to 16, got 0"),
         ({"colours": 3}, "colours", "unknown key"),
     ],
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -49,6 +50,52 @@ def test_useless_pours_are_not_offered() -> None:
     # tubes 2 and 5 may go onto a 2 or into the first empty tube (3), never into tube 4.
     node = state([1, 1, 1, 1], [2, 2], [3, 3, 2], [], [], [3, 2])
     assert node.moves() == ((1, 2), (1, 5), (2, 1), (2, 3), (2, 5), (5, 1), (5, 2), (5, 3))
+
+
+ISSUE_11_TUBES = (
+    [3, 3, 6, 4],
+    [2, 6, 6, 1],
+    [1, 5, 5, 5],
+    [2, 1, 2, 6],
+    [4, 4, 3, 4],
+    [1, 5],
+    [3],
+    [2],
+)
+"""Issue 11's dead end: its one legal pour swaps [1,5,5,5] and [1,5]."""
+
+
+def test_a_pour_that_only_swaps_two_tubes_is_not_offered() -> None:
+    # [1,5,5,5] onto [1,5]: [1,5] and [1,5,5,5], the same tubes in the other order
+    assert state([1, 5, 5, 5], [1, 5], [2, 2, 1, 1], [2, 2], []).moves() == (
+        (0, 4),
+        (1, 4),
+        (2, 4),
+    )
+    # [2,1,5,5] onto [2,1,5] (room for one): [2,1,5] and [2,1,5,5]; onto [5] it is a move
+    node = state([2, 1, 5, 5], [2, 1, 5], [2, 2, 1, 1], [5], [])
+    assert node.is_legal((0, 1))
+    assert node.after((0, 1)).key() == node.key()
+    assert node.moves() == ((0, 3), (0, 4), (1, 3), (1, 4), (2, 4), (3, 1))
+    # [10,7,4,10] onto [10] moves one 10 only: [10,7,4] and [10,10] are new
+    node = state([10, 7, 4, 10], [10], [7, 7, 7, 4], [4, 4, 10])
+    assert node.moves() == ((0, 1), (0, 3), (1, 3), (3, 1))
+    # onto a tube holding something else below the 5, the pour changes the state
+    node = state([1, 5, 5, 5], [2, 5], [1, 1, 2, 2], [2, 1], [])
+    assert node.moves() == ((0, 1), (0, 4), (1, 4), (2, 4), (3, 4))
+    assert node.after((0, 1)).as_lists()[:2] == [[1, 5], [2, 5, 5, 5]]
+
+
+def test_a_state_whose_only_pour_swaps_two_tubes_is_a_dead_end() -> None:
+    node = state(*ISSUE_11_TUBES)
+    assert node.is_legal((2, 5))
+    assert node.after((2, 5)).key() == node.key()
+    assert node.moves() == ()
+    assert list(node.children()) == []
+    assert node.random_child(random.Random(0)) is None
+    assert node.is_terminal()
+    assert not node.is_solved()
+    assert node.reward() == 0.0
 
 
 def test_legal_pours_follow_the_game_rules() -> None:
@@ -190,6 +237,22 @@ def test_children_of_legal_states_are_legal_and_conserve_colours(
             assert set(child.tubes[target][-moved:]) == {parent.tubes[source][-1]}
             changed = [i for i, t in enumerate(child.tubes) if t != parent.tubes[i]]
             assert changed == sorted(pour)
+            assert child.key() != parent.key()  # a pour that changes nothing is no move
+        assert parent.is_terminal() == (not parent.moves())
+        assert {c.key() for c in parent.children()} == useful_results(parent)
+
+
+def useful_results(node: WaterState) -> set[bytes]:
+    """The keys reached by legal pours, less those that cannot help: out of a sorted tube,
+    or leaving the state as it was up to tube order."""
+    n, cap = len(node.tubes), node.capacity
+    keys = set()
+    for i, j in itertools.product(range(n), repeat=2):
+        source = node.tubes[i]
+        if node.is_legal((i, j)) and not (len(source) == cap and len(set(source)) == 1):
+            keys.add(node.after((i, j)).key())
+    keys.discard(node.key())
+    return keys
 
 
 @settings(max_examples=150, deadline=None)

@@ -91,6 +91,66 @@ def test_unsolvable_puzzle_exhausts_the_search(algorithm: str) -> None:
     assert not any(e.kind is EventKind.MOVE for e in events)
 
 
+ISSUE_11 = {
+    "tubes": [
+        [3, 3, 6, 4],
+        [2, 6, 6, 1],
+        [1, 5, 5, 5],
+        [2, 1, 2, 6],
+        [4, 4, 3, 4],
+        [1, 5],
+        [3],
+        [2],
+    ]
+}
+"""Issue 11: a dead end whose one legal pour swaps two tubes ([1,5,5,5] and [1,5])."""
+ONE_POUR_FROM_A_SWAP = {"tubes": [[1, 2, 2, 2], [1, 2], [3, 3, 3, 1], [3, 1]]}
+"""One real pour ([3,3,3,1] onto [3,1]) leads to a dead end like issue 11's."""
+
+
+def test_random_walk_restarts_from_a_dead_end_with_a_swap() -> None:
+    puzzle = domain(ISSUE_11)
+    walk = make_algorithm("random-walk", {"restarts": 3}, rng=random.Random(0))
+    events = list(islice(walk.traverse(puzzle.root()), 100))
+    assert len(events) < 100, "the walk never ended"
+    assert sum(e.kind is EventKind.RESTART for e in events) == 2  # 3 walks
+    assert [e.kind for e in events if e.kind is not EventKind.IMPROVE] == [
+        EventKind.LEAF,
+        EventKind.RESTART,
+        EventKind.RESTART,
+    ]
+
+
+def test_random_walks_end_one_pour_before_a_swap() -> None:
+    puzzle = domain(ONE_POUR_FROM_A_SWAP)
+    walk = make_algorithm("random-walk", {"restarts": 3}, rng=random.Random(0))
+    events = list(islice(walk.traverse(puzzle.root()), 100))
+    assert sum(e.kind is EventKind.RESTART for e in events) == 2
+    leaves = [e for e in events if e.kind is EventKind.LEAF]
+    assert [(e.depth, e.node.as_lists()) for e in leaves] == [
+        (1, [[1, 2, 2, 2], [1, 2], [3, 3, 3], [3, 1, 1]])
+    ] * 3
+
+
+@pytest.mark.parametrize("table", [ISSUE_11, ONE_POUR_FROM_A_SWAP], ids=["issue-11", "one-pour"])
+@pytest.mark.parametrize("mode", ["search", "plan"])
+def test_mcts_rollouts_stop_at_a_dead_end_with_a_swap(table: dict[str, Any], mode: str) -> None:
+    puzzle = domain(table)
+    algorithm = make_algorithm(
+        "mcts",
+        {"mode": mode, "iterations": 50, "rollout_events": True},
+        rng=random.Random(0),
+        values=puzzle.values(),
+        default_value=puzzle.default_value,
+        goal=puzzle.is_goal,
+    )
+    limit = 1_000
+    events = list(islice(algorithm.traverse(puzzle.root()), limit))
+    assert len(events) < limit, "MCTS kept pouring"
+    assert max(e.node.pours for e in events) <= 1
+    assert not any(puzzle.is_goal(e.node) for e in events)
+
+
 MCTS_PLAN = {"mode": "plan", "iterations": 60, "avoid_cycles": True}
 """Seed 004's method (it committed a pour after 100 iterations), a little cheaper."""
 
