@@ -141,3 +141,13 @@ def test_domains_and_algorithms_list_every_registered_name() -> None:
     )
     unknown = CliRunner().invoke(main, ["domains", "nope"])
     assert unknown.exit_code == 2
+
+
+def test_domains_shows_a_users_domain_by_import_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(EXAMPLES)
+    result = CliRunner().invoke(main, ["domains", "eight_puzzle:EightPuzzle"])
+    sys.modules.pop("eight_puzzle", None)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("eight_puzzle:EightPuzzle")
+    assert "start" in result.output  # its option
+    assert "manhattan" in result.output  # its heuristic

@@ -100,7 +100,7 @@ def test_lines_fit_the_width(width: int) -> None:
 
 
 def _broken(broken: str) -> Any:
-    def resolve(name: str) -> type[Domain]:
+    def resolve(name: str, **_: Any) -> type[Domain]:
         if name == broken:
             raise ImportError("no module named 'ghost_rules'")
         return domain_class(name)
@@ -135,7 +135,7 @@ def test_a_registered_name_that_does_not_resolve_is_shown_as_broken(
 def test_a_broken_algorithm_does_not_break_the_listing(monkeypatch: pytest.MonkeyPatch) -> None:
     broken = algorithm_names()[-1]
 
-    def resolve(name: str) -> Any:
+    def resolve(name: str, **_: Any) -> Any:
         if name == broken:
             raise OptionError("algorithm", f"cannot load algorithm {name!r}: boom")
         return algorithm_class(name)
@@ -172,7 +172,7 @@ class _NeedyDomain(Domain):
 
 def test_a_domain_with_required_options_is_listed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reference, "domain_names", lambda: ["needy"])
-    monkeypatch.setattr(reference, "domain_class", lambda name: _NeedyDomain)
+    monkeypatch.setattr(reference, "domain_class", lambda name, **_: _NeedyDomain)
     [entry] = domain_entries()
     assert isinstance(entry, DomainEntry)
     assert entry.values is None
@@ -197,7 +197,7 @@ def test_a_narrow_terminal_puts_meanings_under_their_keys(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(reference, "domain_names", lambda: ["needy"])
-    monkeypatch.setattr(reference, "domain_class", lambda name: _NeedyDomain)
+    monkeypatch.setattr(reference, "domain_class", lambda name, **_: _NeedyDomain)
     table = format_domains(width=60).split("\n\n")[1]
     assert table == (
         "  key    allowed             default\n"

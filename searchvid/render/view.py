@@ -29,8 +29,10 @@ class TileSet:
 
     Attributes:
         names: ``names[i]`` is the tile with id ``i``.
-        folder: Folder under ``tile_assets/`` holding ``<name>.png`` for every name; the art
-            is scaled to the requested tile size and snapped back to its own palette.
+        folder: Folder holding ``<name>.png`` for every name: a folder under searchvid's
+            ``tile_assets/``, or an absolute path (a game of your own keeps its art beside
+            its module: ``str(Path(__file__).parent / "tiles")``). The art is scaled to the
+            requested tile size and snapped back to its own palette.
         draw: Draws a tile at run time at the requested size (tree diagrams with labels).
     """
 

@@ -39,6 +39,13 @@ def test_folder_tiles_at_the_art_size_are_exact(
         assert np.array_equal(atlas.tiles[i], np.asarray(draw_tile(name, 100)))
 
 
+def test_an_absolute_folder_holds_a_users_own_art(tmp_path: Path) -> None:
+    folder = write_assets(tmp_path, "mine", NAMES) / "mine"
+    atlas = TileAtlas(TileSet(names=NAMES, folder=str(folder.resolve())), 100)
+    for i, name in enumerate(NAMES):
+        assert np.array_equal(atlas.tiles[i], np.asarray(draw_tile(name, 100)))
+
+
 @pytest.mark.parametrize("size", [24, 64, 160])
 def test_scaled_tiles_keep_only_their_own_colours(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int

@@ -8,6 +8,7 @@ from typing import Any
 
 from searchvid.domains.base import Domain
 from searchvid.domains.tree.rules import Tree, TreeNode
+from searchvid.errors import OptionError
 from searchvid.options import option
 from searchvid.render.view import View
 
@@ -31,7 +32,14 @@ class TreeOptions:
     )
 
     def __post_init__(self) -> None:
-        Tree.from_mapping(self.root, self.children)  # raises OptionError naming the child
+        tree = Tree.from_mapping(self.root, self.children)  # raises OptionError naming the child
+        from searchvid.domains.tree.view import MAX_NODES
+
+        if tree.size() > MAX_NODES:
+            raise OptionError(
+                "children",
+                f"the tree has {tree.size()} nodes; the tree view draws at most {MAX_NODES}",
+            )
 
 
 class TreeDomain(Domain):
