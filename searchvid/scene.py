@@ -44,7 +44,8 @@ from searchvid.errors import CapabilityError, OptionError, SceneError, UsageErro
 from searchvid.memory import peak_rss_mb
 from searchvid.options import build_options, option
 from searchvid.plugins import PluginRegistry
-from searchvid.render.pipeline import RenderJob, RenderResult, render, render_frame
+from searchvid.render.encode import OutputKind, check_frame_size, output_kind
+from searchvid.render.pipeline import RenderJob, RenderResult, frame_size, render, render_frame
 from searchvid.render.policy import assign_frames
 from searchvid.render.settings import VideoOptions
 from searchvid.render.view import View
@@ -64,6 +65,10 @@ ProgressCallback = Callable[[int], None]
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _MAX_NAME = 255  # longest scene name or file name looked up
+
+MAX_FRAME_PIXELS = 64_000_000
+"""The largest frame any output takes (8,000 x 8,000 px): a frame is held in memory several
+times over (canvas, tiles, the encoder's copy), so larger ones are refused when a scene loads."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -165,6 +170,15 @@ class Scene:
             values=score is not None,
         )
 
+    def check_frames(self, kind: OutputKind) -> None:
+        """Refuse, before any work, frames that the output ``kind`` cannot hold.
+
+        Raises:
+            SceneError: Naming the scene, ``video.tile_size``, the limit, and the largest
+                tile size that fits.
+        """
+        _check_frames(str(self.path), self.view().shape, self.video, kind)
+
     def with_overrides(
         self,
         *,
@@ -227,6 +241,7 @@ class Scene:
         folder = Path(snapshots) if snapshots is not None else None
         if folder is not None and _inside(folder, target):
             raise UsageError(f"--snapshots {folder} is inside the output {target}")
+        self.check_frames(output_kind(target))
         job = self.render_job()
         if progress is True:
             from searchvid.progress import progress_bar
@@ -252,6 +267,7 @@ class Scene:
         if abs(frame) > self.video.max_frames:
             what = f"the video has at most {self.video.max_frames} frames (max_frames)"
             raise UsageError(f"frame {frame} is out of range: {what}")
+        self.check_frames(OutputKind.FOLDER)
         pixels = render_frame(self.events(), self.render_job(), frame)
         return Image.fromarray(pixels, mode="RGB")
 
@@ -461,6 +477,7 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         video = build_options(VideoOptions, top.video)
     except OptionError as error:
         raise SceneError(file, f"video.{error.key}", error.message) from None
+    _check_frames(file, domain.view().shape, video, None)
     return Scene(
         path=path,
         title=top.title or path.stem,
@@ -472,6 +489,37 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         search_options=dict(top.search),
         video=video,
     )
+
+
+def _check_frames(
+    file: str, shape: tuple[int, int], video: VideoOptions, kind: OutputKind | None
+) -> None:
+    """Refuse frames too large for ``kind`` (None: for any output), suggesting a tile size."""
+
+    def fits(options: VideoOptions) -> str | None:
+        width, height = frame_size(shape, options)
+        if width * height > MAX_FRAME_PIXELS:
+            return (
+                f"a frame of {width:,}x{height:,} px is larger than the {MAX_FRAME_PIXELS:,} "
+                "px searchvid renders"
+            )
+        try:
+            check_frame_size(kind if kind is not None else OutputKind.FOLDER, width, height)
+        except UsageError as error:
+            return str(error)
+        return None
+
+    problem = fits(video)
+    if problem is None:
+        return
+    smaller = (
+        size
+        for size in range(video.tile_size - 2, 7, -2)
+        if fits(dataclasses.replace(video, tile_size=size)) is None
+    )
+    best = next(smaller, None)
+    hint = f"use tile_size = {best} or less" if best is not None else "the board is too large"
+    raise SceneError(file, "video.tile_size", f"{problem}; {hint}")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -492,3 +492,29 @@ def test_a_search_that_never_makes_a_frame_ends_with_a_clear_error(tmp_path: Pat
     with pytest.raises(RunError, match="max_events = 2000 events"):
         scene.render(tmp_path / "x.mp4")
     assert list(tmp_path.iterdir()) == []
+
+
+def _wide_tree(leaves: int, **video: Any) -> searchvid.Scene:
+    table = {
+        "domain": {"name": "tree", "children": {f"n{i}": {} for i in range(leaves)}},
+        "search": {"algorithm": "backtracking"},
+        "video": video,
+    }
+    return searchvid.scene_from_dict(table, name="wide.toml")
+
+
+def test_frames_no_mp4_can_hold_are_refused_before_any_work(tmp_path: Path) -> None:
+    scene = _wide_tree(101)  # 40,300 px wide at 100 px a tile: libx264 takes 16,384
+    with pytest.raises(searchvid.SceneError) as caught:
+        scene.render(tmp_path / "wide.mp4")
+    message = str(caught.value)
+    assert message.startswith("wide.toml: video.tile_size: an MP4 frame is at most 16,384 px")
+    assert message.endswith("use tile_size = 40 or less")
+    assert list(tmp_path.iterdir()) == []
+    fitted = _wide_tree(101, tile_size=40, max_frames=2, hold_last=0)
+    assert decoded_frames(fitted.render(tmp_path / "wide.mp4").path) == 2
+
+
+def test_frames_too_large_for_any_output_are_refused_when_the_scene_loads() -> None:
+    with pytest.raises(searchvid.SceneError, match=r"^wide.toml: video.tile_size: a frame of"):
+        _wide_tree(1000)

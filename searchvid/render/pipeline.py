@@ -31,7 +31,15 @@ from searchvid.render.settings import VideoOptions
 from searchvid.render.view import View
 from searchvid.search.events import Event, EventKind
 
-__all__ = ["RenderJob", "RenderResult", "VideoWriter", "render", "render_frame", "write_png"]
+__all__ = [
+    "RenderJob",
+    "RenderResult",
+    "VideoWriter",
+    "frame_size",
+    "render",
+    "render_frame",
+    "write_png",
+]
 
 
 @dataclass(frozen=True)
@@ -169,6 +177,15 @@ def render(
         seconds=time.perf_counter() - start,
         path=output,
     )
+
+
+def frame_size(shape: tuple[int, int], video: VideoOptions) -> tuple[int, int]:
+    """``(width, height)`` in pixels of the frames of a view of ``shape`` (rows, cols): the
+    board plus, with ``hud``, the status strip. Cheap: nothing is drawn."""
+    rows, cols = shape
+    width = cols * video.tile_size
+    strip = Hud(width, video.tile_size).height if video.hud and width > 0 else 0
+    return width, rows * video.tile_size + strip
 
 
 def _no_frames(video: VideoOptions, events: int) -> str:

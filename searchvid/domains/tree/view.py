@@ -201,18 +201,20 @@ class TreeView:
             grid[2 * level, first : first + BOX] = _node_id(i, NodeState.UNVISITED, 0) + np.arange(
                 BOX
             )
-            up = layout.parent[i]
-            if up < 0:
-                continue
+        spans: dict[int, list[int]] = {}  # parent -> centres of its children
+        for i, up in enumerate(layout.parent):
+            if up >= 0:
+                spans.setdefault(up, []).append(layout.centre[i])
+        for up, centres in spans.items():
+            # One connector row per parent: its children's columns never overlap another
+            # parent's, so each span is drawn once (linear in the width, not per child).
             row, top = 2 * layout.depth[up] + 1, layout.centre[up]
-            low, high = min(top, centre), max(top, centre)
+            low, high = min(top, *centres), max(top, *centres)
             _set_digit(grid, row, top, _NORTH)
-            _set_digit(grid, row, centre, _SOUTH)
-            for col in range(low, high + 1):
-                if col > low:
-                    _set_digit(grid, row, col, _WEST)
-                if col < high:
-                    _set_digit(grid, row, col, _EAST)
+            for centre in centres:
+                _set_digit(grid, row, centre, _SOUTH)
+            grid[row, low + 1 : high + 1] += np.int16(_WEST)
+            grid[row, low:high] += np.int16(_EAST)
         return grid, cells
 
     # --- drawing -------------------------------------------------------------------------
