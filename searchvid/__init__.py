@@ -6,28 +6,49 @@ The public API is the names in ``__all__``; everything else is importable but pr
   (a scene built in code), :class:`Scene` (``render``, ``preview``, ``trace``, ``run``,
   ``with_overrides``) and :class:`RenderResult`.
 - Your own loop: :class:`VideoWriter`, whose ``observe(node)`` adds a frame.
-- Your own game: :class:`Domain`, :func:`option`, :class:`Capability`, a :class:`View` (tile
-  art through a :class:`TileSet`) or the art-free :class:`GridView`.
+- Your own game: :class:`Domain`, :func:`option`, :class:`OptionError`, :class:`Capability`,
+  a :class:`View` (tile art through a :class:`TileSet`) or the art-free :class:`GridView`.
 - Your own search: :class:`Algorithm`, :class:`Event`, :class:`EventKind`.
+
+The names are imported on first use, so that ``import searchvid`` (and the command line's
+start, which must catch Ctrl-C at once) stays light.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-from searchvid.domains.base import Domain
-from searchvid.errors import OptionError, SceneError
-from searchvid.options import option
-from searchvid.render.gridview import GridView
-from searchvid.render.pipeline import RenderResult, VideoWriter
-from searchvid.render.view import TileSet, View
-from searchvid.scene import Scene, load_scene, scene_from_dict
-from searchvid.search.algorithm import Algorithm
-from searchvid.search.events import Event, EventKind
-from searchvid.search.node import Capability
+import importlib
+from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("searchvid")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
+if TYPE_CHECKING:
+    from searchvid.domains.base import Domain
+    from searchvid.errors import OptionError, SceneError
+    from searchvid.options import option
+    from searchvid.render.gridview import GridView
+    from searchvid.render.pipeline import RenderResult, VideoWriter
+    from searchvid.render.view import TileSet, View
+    from searchvid.scene import Scene, load_scene, scene_from_dict
+    from searchvid.search.algorithm import Algorithm
+    from searchvid.search.events import Event, EventKind
+    from searchvid.search.node import Capability
+
+_HOMES: dict[str, str] = {
+    "Algorithm": "searchvid.search.algorithm",
+    "Capability": "searchvid.search.node",
+    "Domain": "searchvid.domains.base",
+    "Event": "searchvid.search.events",
+    "EventKind": "searchvid.search.events",
+    "GridView": "searchvid.render.gridview",
+    "OptionError": "searchvid.errors",
+    "RenderResult": "searchvid.render.pipeline",
+    "Scene": "searchvid.scene",
+    "SceneError": "searchvid.errors",
+    "TileSet": "searchvid.render.view",
+    "VideoWriter": "searchvid.render.pipeline",
+    "View": "searchvid.render.view",
+    "load_scene": "searchvid.scene",
+    "option": "searchvid.options",
+    "scene_from_dict": "searchvid.scene",
+}
 
 __all__ = [
     "Algorithm",
@@ -48,3 +69,24 @@ __all__ = [
     "option",
     "scene_from_dict",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first use (PEP 562)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("searchvid")
+        except PackageNotFoundError:  # a source tree that was never installed
+            found = "0.0.0"
+    elif name in _HOMES:
+        found = getattr(importlib.import_module(_HOMES[name]), name)
+    else:
+        raise AttributeError(f"module 'searchvid' has no attribute {name!r}")
+    globals()[name] = found
+    return found
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,6 +1,6 @@
 """``python -m searchvid`` runs the command-line interface."""
 
-from searchvid.cli import main
+from searchvid._launch import main
 
 if __name__ == "__main__":
     main()

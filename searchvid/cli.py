@@ -39,14 +39,14 @@ class _Group(click.Group):
         """Run the command line; always exits (standalone mode is always on).
 
         While it runs, SIGINT, SIGTERM and SIGHUP raise :class:`searchvid.signals.Terminated`
-        (the old handlers are back on exit, unless a signal ended the run): a render cleans up
-        on the way out, and the exit is one ``Error: interrupted (SIGTERM)`` line with code
-        128 + the signal's number.
+        (the old handlers are back on exit; after a signal, further ones are ignored until the
+        process ends): a render cleans up on the way out, and the exit is one
+        ``Error: interrupted (SIGTERM)`` line with code 128 + the signal's number.
         """
         from searchvid.signals import Terminated, terminate_on_signals
 
-        # After a signal the handlers stay: a second Ctrl-C must not cut the exit short.
-        with terminate_on_signals(keep_after_signal=True):
+        # After a signal, signals are ignored: a second Ctrl-C must not cut the exit short.
+        with terminate_on_signals(ignore_after_signal=True):
             try:
                 try:
                     result = super().main(
@@ -107,7 +107,7 @@ _frames = click.option("--frames", type=click.IntRange(min=1), help="Override [v
 @click.option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path),
+    type=str,
     help="OUT.mp4, OUT.gif or a folder of PNGs (default renders/<scene>.mp4).",
 )
 @_frames
@@ -121,7 +121,7 @@ _frames = click.option("--frames", type=click.IntRange(min=1), help="Override [v
 )
 def render(
     scene: str,
-    output: Path | None,
+    output: str | None,
     frames: int | None,
     fps: int | None,
     seed: int | None,
@@ -129,6 +129,8 @@ def render(
     snapshots: Path | None,
 ) -> None:
     """Render SCENE to a video: .mp4, .gif or a folder of PNG frames."""
+    if output is not None and not str(output).strip():
+        raise UsageError("-o/--output: the output path is empty")
     loaded = _load(scene, seed=seed, frames=frames, fps=fps)
     result = loaded.render(output, progress=wants_progress_bar(quiet=quiet), snapshots=snapshots)
     click.echo(str(result))
@@ -162,7 +164,6 @@ def preview(
     if target.suffix.lower() != ".png":
         raise UsageError(f"{target}: the preview is a PNG; name it OUT.png")
     image = np.asarray(loaded.preview(index))
-    target.parent.mkdir(parents=True, exist_ok=True)
     write_png(image, target)
     click.echo(f"frame {index} -> {target}")
 
@@ -246,7 +247,8 @@ def _scene_row(path: Path) -> tuple[str, str, str, str]:
     try:
         scene = load_scene(path)
     except SceneError as error:
-        return (str(path), f"(invalid: {error.key}: {error.message})", "-", "-")
+        where = f"{error.key}: " if error.key else ""
+        return (str(path), f"(invalid: {where}{error.message})", "-", "-")
     except UsageError as error:
         return (str(path), f"(invalid: {error})", "-", "-")
     return (str(path), scene.title, scene.domain_name, scene.algorithm)

@@ -453,3 +453,49 @@ def test_every_command_rejects_a_broken_scene(
     path = BROKEN / "video_tile_size_odd.toml"
     line = assert_one_error_line(invoke(runner, command, path), 2)
     assert line == f"Error: {path}: video.tile_size: must be even, got 33"
+
+
+# --- absurd inputs: one line, exit 2, nothing written (issue 11) -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["preview", str(TREE), "--frame", "-10000000000000000000"], "out of range"),
+        (["render", str(TREE), "-o", ""], "output path is empty"),
+        (["run", "a" * 5000], "the name is too long"),
+        (["render", "b" * 300], "the name is too long"),
+    ],
+)
+def test_absurd_command_line_values_are_usage_errors(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], words: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    line = assert_one_error_line(invoke(runner, *args), 2)
+    assert words in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_rendering_into_a_folder_of_other_files_is_refused(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine")
+    line = assert_one_error_line(invoke(runner, "render", TREE, "-o", "."), 2)
+    assert "holds files other than frames" in line
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_deeply_nested_toml_is_one_scene_error_and_spares_the_listing(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    deep = write(tmp_path, "deep.toml", "x = " + "[" * 400 + "]" * 400 + "\n")
+    write(tmp_path, "small.toml", SMALL_TREE)
+    deeper = "children = " + "{ a = " * 400 + "{}" + " }" * 400
+    nested = write(tmp_path, "nested.toml", f'[domain]\nname = "tree"\n{deeper}\n')
+    assert "deep.toml" in assert_one_error_line(invoke(runner, "run", deep), 2)
+    assert "nested too deeply" in assert_one_error_line(invoke(runner, "run", nested), 2)
+    listing = invoke(runner, "scenes", tmp_path)
+    assert listing.exit_code == 0
+    assert "A small tree" in listing.output
+    assert "(invalid: invalid TOML: nested too deeply)" in listing.output

@@ -1,21 +1,27 @@
 """Encoders: MP4 (libx264), GIF and a PNG folder, behind one small interface.
 
-Every encoder is a context manager that writes to a temporary name beside the target
-(``.name.partial.mp4``) and renames it on success; on an exception or Ctrl-C the temporary
-file or folder is removed and the target is left untouched.
+Every encoder is a context manager that writes to a temporary name beside the target, unique
+to the render (``.name.1a2b3c4d.partial.mp4``), and renames it on success; on an exception,
+Ctrl-C, SIGTERM or SIGHUP the temporary file or folder (and any folder the encoder created on
+the way to the target) is removed and the target is left untouched. :func:`check_frame_size`
+refuses frames that a format cannot hold before any work is done.
 """
 
 from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import os
+import secrets
 import shutil
+import signal
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Protocol
+from typing import IO, Protocol, Self
 
 import imageio_ffmpeg
 import numpy as np
@@ -25,6 +31,7 @@ from PIL import GifImagePlugin, Image
 from searchvid.errors import RunError, UsageError
 from searchvid.render.canvas import PixelFormat, Pixels, Rect
 from searchvid.render.settings import Quality, VideoOptions
+from searchvid.signals import defer_signals, run_to_completion
 
 MP4_SETTINGS: dict[Quality, tuple[str, int]] = {
     "draft": ("ultrafast", 28),
@@ -63,12 +70,152 @@ def output_kind(path: Path) -> OutputKind:
         return OutputKind.GIF
     if not suffix:
         return OutputKind.FOLDER
-    raise UsageError(f"unsupported output '{path.suffix}'; allowed: .mp4, .gif or a folder")
+    raise UsageError(f"{path}: unsupported output '{path.suffix}'; allowed: .mp4, .gif or a folder")
 
 
-def partial_path(target: Path) -> Path:
-    """The temporary name beside ``target`` that an encoder writes first."""
-    return target.with_name(f".{target.stem}.partial{target.suffix}")
+GIF_MAX_SIDE = 0xFFFF
+"""A GIF's width and height are 16-bit numbers: at most 65,535 px."""
+
+MP4_MAX_SIDE = 16384
+"""The widest and tallest picture libx264 takes (measured with the bundled ffmpeg)."""
+
+_MP4_MAX_PADDED_AREA = (2**31 - 1) // 8
+"""ffmpeg's picture-size check: ``(width + 128) * (height + 128)`` is at most this
+(``av_image_check_size``: 8 bytes a pixel and 128 pixels of padding stay under ``INT_MAX``)."""
+
+PNG_MAX_SIDE = 2**31 - 1
+"""A PNG's width and height are 31-bit numbers."""
+
+
+def check_frame_size(kind: OutputKind, width: int, height: int) -> None:
+    """Refuse a frame size that the output ``kind`` cannot hold, before any work is done.
+
+    The limits: a GIF at most 65,535 px each way (the format stores 16-bit sizes); an MP4 at
+    most 16,384 px each way (libx264) and ``(width + 128) * (height + 128)`` at most
+    268,435,455 (ffmpeg's picture-size check: 16,384 x 16,128 passes, 16,384 x 16,130 does
+    not); a PNG at most 2^31 - 1 px each way. The MP4 limits were measured with the bundled
+    ffmpeg.
+
+    Raises:
+        UsageError: The frame does not fit, naming the limit and the frame's size.
+    """
+    size = f"{width:,}x{height:,} px"
+    if width < 1 or height < 1:
+        raise UsageError(f"a frame of {size} is empty")
+    if kind is OutputKind.GIF and max(width, height) > GIF_MAX_SIDE:
+        raise UsageError(
+            f"a GIF frame is at most {GIF_MAX_SIDE:,} px wide and high (the GIF format's "
+            f"limit); this one is {size}"
+        )
+    if kind is OutputKind.MP4:
+        if max(width, height) > MP4_MAX_SIDE:
+            raise UsageError(
+                f"an MP4 frame is at most {MP4_MAX_SIDE:,} px wide and high (libx264's "
+                f"limit); this one is {size}"
+            )
+        if (width + 128) * (height + 128) > _MP4_MAX_PADDED_AREA:
+            raise UsageError(
+                f"an MP4 frame of {size} is larger than ffmpeg takes: (width + 128) x "
+                f"(height + 128) must be at most {_MP4_MAX_PADDED_AREA:,}"
+            )
+    if kind is OutputKind.FOLDER and max(width, height) > PNG_MAX_SIDE:
+        raise UsageError(
+            f"a PNG frame is at most {PNG_MAX_SIDE:,} px wide and high (the PNG format's "
+            f"limit); this one is {size}"
+        )
+
+
+def reserve_partial(target: Path, *, folder: bool = False) -> Path:
+    """Create a new, empty temporary file (or folder) beside ``target`` and return its path.
+
+    The name is ``.{stem}.{random}.partial{suffix}`` (matched by the ``.*.partial*`` ignore
+    pattern), unique to this call, so renders to one target never share a temporary file;
+    the stem is shortened where needed so the name fits the file system's name limit. The
+    file gets the usual permissions (``0o666`` less the umask), as ffmpeg or ``open`` would
+    give it. ``target``'s folder must exist.
+
+    Raises:
+        OSError: The folder is missing or not writable.
+    """
+    stem, tail = (target.name, ".partial") if folder else (target.stem, f".partial{target.suffix}")
+    for _ in range(100):
+        path = _temporary_name(target.parent, stem, tail, spare=len(_OLD_TAIL) if folder else 0)
+        try:
+            if folder:
+                path.mkdir()
+            else:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(target))
+
+
+_OLD_TAIL = "-old99"
+"""Appended to a PNG folder's temporary name for the folder it replaces (see _swap_folder)."""
+
+
+def _temporary_name(folder: Path, stem: str, tail: str, *, spare: int = 0) -> Path:
+    """``folder / .{stem}.{8 random hex digits}{tail}``, the stem cut short where the name
+    would not fit the folder's name limit with ``spare`` bytes to spare."""
+    token = secrets.token_hex(4)
+    budget = _name_max(folder) - spare - len(os.fsencode(f"..{token}{tail}"))
+    while stem and len(os.fsencode(stem)) > budget:
+        stem = stem[:-1]
+    return folder / f".{stem}.{token}{tail}"
+
+
+def _name_max(folder: Path) -> int:
+    """The longest file name (in bytes) ``folder`` takes; 255 where the system cannot say."""
+    try:
+        return min(255, os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _make_folders(folder: Path, created: list[Path]) -> None:
+    """Create ``folder`` and its missing parents, appending each one made here to ``created``
+    (outermost first) as soon as it exists, so a cleanup can remove exactly those."""
+    missing: list[Path] = []
+    while not folder.is_dir() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir()
+        except FileExistsError:
+            if path.is_dir():
+                continue  # made by someone else meanwhile: theirs, not ours to remove
+            raise
+        created.append(path)
+
+
+def _remove_folders(created: list[Path]) -> None:
+    """Remove the folders in ``created`` (innermost first) that are still empty."""
+    while created:
+        with contextlib.suppress(OSError):  # not empty: someone else's files are in it
+            created[-1].rmdir()
+        created.pop()
+
+
+_DISK_ERRORS = {
+    errno.ENOSPC: "disk full writing {}",
+    errno.EDQUOT: "disk quota exceeded writing {}",
+    errno.EFBIG: "file-size limit reached writing {} (ulimit -f, or the file system's largest)",
+}
+"""The one-line messages of the write errors that are no bug: a full disk or a size limit."""
+
+
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """Turn a full disk or a file-size limit met inside the block into a one-line RunError."""
+    try:
+        yield
+    except OSError as exc:
+        message = _DISK_ERRORS.get(exc.errno or 0)
+        if message is None:
+            raise
+        raise RunError(message.format(path)) from exc
 
 
 class Encoder(Protocol):
@@ -121,8 +268,14 @@ def open_encoder(
     video: VideoOptions,
     palette: npt.NDArray[np.uint8],
 ) -> Encoder:
-    """The encoder for ``path``'s format (see :func:`output_kind`), not yet entered."""
+    """The encoder for ``path``'s format (see :func:`output_kind`), not yet entered.
+
+    Raises:
+        UsageError: An unsupported suffix, or a frame size the format cannot hold (see
+            :func:`check_frame_size`).
+    """
     kind = output_kind(path)
+    check_frame_size(kind, width, height)
     if kind is OutputKind.MP4:
         return Mp4Encoder(
             path,
@@ -140,8 +293,28 @@ def open_encoder(
 
 
 class _AtomicOutput:
-    """Context-manager exit shared by the encoders: finish and rename on success; on an
-    exception, Ctrl-C or a failing finish, abort (remove the temporary output) instead."""
+    """What the encoders share: a temporary output beside the target, renamed on success.
+
+    Entering creates the target's missing folders and the temporary output (:meth:`_open`);
+    a clean exit finishes it (:meth:`_finish`, which ends with :meth:`_commit`). Any other
+    way out -- an exception, Ctrl-C, SIGTERM, a failing finish -- runs :meth:`_abort` and
+    removes the folders created on entry; that cleanup runs with signals held back, and is
+    idempotent so that it can be run again if a signal slips in at its edge.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._tmp: Path | None = None
+        self._created: list[Path] = []
+
+    def __enter__(self) -> Self:
+        try:
+            with defer_signals():  # a temporary name is never made without being noted
+                self._open()
+        except BaseException:
+            run_to_completion(self._cleanup)
+            raise
+        return self
 
     def __exit__(
         self,
@@ -150,19 +323,44 @@ class _AtomicOutput:
         tb: TracebackType | None,
     ) -> None:
         if exc_type is not None:
-            self._abort()
+            run_to_completion(self._cleanup)
             return
         try:
             self._finish()
         except BaseException:
-            self._abort()
+            run_to_completion(self._cleanup)
             raise
+
+    def _open(self) -> None:
+        raise NotImplementedError
 
     def _finish(self) -> None:
         raise NotImplementedError
 
     def _abort(self) -> None:
+        """Stop and remove the temporary output; idempotent, and never raises OSError."""
         raise NotImplementedError
+
+    def _cleanup(self) -> None:
+        self._abort()
+        _remove_folders(self._created)
+
+    def _make_parent(self) -> None:
+        _make_folders(self.path.parent, self._created)
+
+    def _commit(self) -> None:
+        """Rename the temporary file over the target (atomically)."""
+        assert self._tmp is not None
+        with defer_signals():
+            os.replace(self._tmp, self.path)
+            self._tmp = None
+            self._created = []
+
+    def _remove_tmp(self) -> None:
+        if self._tmp is not None:
+            with contextlib.suppress(OSError):
+                self._tmp.unlink(missing_ok=True)
+            self._tmp = None
 
 
 class Mp4Encoder(_AtomicOutput):
@@ -177,6 +375,9 @@ class Mp4Encoder(_AtomicOutput):
         hold_last: Seconds the last frame is repeated for (``round(hold_last * fps)`` copies).
         pixel_format: ``YUV420P`` (planes straight from the canvas, no conversion in ffmpeg)
             or ``RGB24``.
+
+    Raises:
+        UsageError: A frame larger than libx264 or ffmpeg take (:func:`check_frame_size`).
     """
 
     def __init__(
@@ -194,8 +395,8 @@ class Mp4Encoder(_AtomicOutput):
             raise ValueError(f"an MP4 needs even sizes, got {width}x{height}")
         if pixel_format is PixelFormat.PAL8:
             raise ValueError("the MP4 encoder takes rgb24 or yuv420p frames")
-        self.path = path
-        self._tmp = partial_path(path)
+        check_frame_size(OutputKind.MP4, width, height)
+        super().__init__(path)
         self._size = (width, height)
         self._fps = fps
         self._preset, self._crf = MP4_SETTINGS[quality]
@@ -218,8 +419,10 @@ class Mp4Encoder(_AtomicOutput):
         return self._count
 
     def command(self) -> list[str]:
-        """The ffmpeg command line (output to the temporary path)."""
+        """The ffmpeg command line: output to the temporary file (to the target before the
+        encoder is entered)."""
         width, height = self._size
+        output = self._tmp if self._tmp is not None else self.path
         return [
             ffmpeg_exe(),
             *("-hide_banner", "-nostats", "-loglevel", "error"),
@@ -228,13 +431,15 @@ class Mp4Encoder(_AtomicOutput):
             *("-c:v", "libx264", "-preset", self._preset, "-crf", str(self._crf)),
             *("-pix_fmt", "yuv420p", "-colorspace", "smpte170m", "-color_primaries", "smpte170m"),
             *("-color_trc", "smpte170m", "-color_range", "tv"),
-            *("-movflags", "+faststart", "-f", "mp4", "-y", str(self._tmp)),
+            # "file:" keeps a name with a colon from being read as a protocol ("a:b.mp4").
+            *("-movflags", "+faststart", "-f", "mp4", "-y", f"file:{output}"),
         ]
 
-    def __enter__(self) -> Mp4Encoder:
-        self._tmp.unlink(missing_ok=True)
+    def _open(self) -> None:
+        self._make_parent()
+        self._tmp = reserve_partial(self.path)
         command = self.command()
-        self._log = tempfile.TemporaryFile()
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _close_log
         try:
             # A new session keeps Ctrl-C away from ffmpeg: Python gets it and cleans up.
             self._proc = subprocess.Popen(
@@ -245,10 +450,8 @@ class Mp4Encoder(_AtomicOutput):
                 start_new_session=True,
             )
         except OSError as exc:
-            self._log.close()
             raise RunError(f"cannot start ffmpeg ({command[0]}): {exc}") from None
         self._stdin = self._proc.stdin
-        return self
 
     def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
         if frame.nbytes != self._frame_bytes:
@@ -278,37 +481,48 @@ class Mp4Encoder(_AtomicOutput):
         if self._proc.wait() != 0:
             raise self._failure()
         self._close_log()
-        os.replace(self._tmp, self.path)
+        self._commit()
 
     def _failure(self) -> RunError:
-        """A RunError quoting the end of ffmpeg's log (waits for it to exit)."""
+        """A RunError saying why ffmpeg stopped, or quoting its log (waits for it to exit)."""
         assert self._proc is not None
         try:
             code = self._proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self._proc.kill()
             code = self._proc.wait()
-        tail = ""
+        lines: list[str] = []
         if self._log is not None:
             self._log.seek(0)
             lines = self._log.read().decode(errors="replace").strip().splitlines()
-            tail = " | ".join(line.strip() for line in lines[-_STDERR_LINES:] if line.strip())
+        log = " ".join(lines)
+        xfsz = getattr(signal, "SIGXFSZ", None)  # killed for passing the file-size limit
+        if (xfsz is not None and code == -xfsz) or "File too large" in log:
+            return RunError(_DISK_ERRORS[errno.EFBIG].format(self.path))
+        if "No space left on device" in log:
+            return RunError(_DISK_ERRORS[errno.ENOSPC].format(self.path))
+        if "Disk quota exceeded" in log:
+            return RunError(_DISK_ERRORS[errno.EDQUOT].format(self.path))
+        tail = " | ".join(line.strip() for line in lines[-_STDERR_LINES:] if line.strip())
         return RunError(f"ffmpeg failed (exit {code}) writing {self.path}: {tail or 'no output'}")
 
     def _abort(self) -> None:
-        if self._proc is not None:
-            if self._proc.poll() is None:
-                self._proc.kill()
+        proc = self._proc
+        if proc is not None:
+            if proc.poll() is None:
+                with contextlib.suppress(OSError):
+                    proc.kill()
             if self._stdin is not None:
                 with contextlib.suppress(OSError):  # a broken pipe: ffmpeg is gone already
                     self._stdin.close()
-            self._proc.wait()
+            proc.wait()
         self._close_log()
-        self._tmp.unlink(missing_ok=True)
+        self._remove_tmp()
 
     def _close_log(self) -> None:
         if self._log is not None:
-            self._log.close()
+            with contextlib.suppress(OSError):
+                self._log.close()
             self._log = None
 
 
@@ -326,6 +540,9 @@ class GifEncoder(_AtomicOutput):
         palette: ``(n, 3)`` uint8, at most 256 colours.
         fps: Frames per second (delays are whole centiseconds; rounding does not drift).
         hold: Extra seconds the last frame stays on screen.
+
+    Raises:
+        UsageError: A frame wider or taller than a GIF holds (:func:`check_frame_size`).
     """
 
     def __init__(
@@ -340,8 +557,8 @@ class GifEncoder(_AtomicOutput):
     ) -> None:
         if not 1 <= len(palette) <= 256:
             raise ValueError(f"a GIF palette has 1 to 256 colours, got {len(palette)}")
-        self.path = path
-        self._tmp = partial_path(path)
+        check_frame_size(OutputKind.GIF, width, height)
+        super().__init__(path)
         self._size = (width, height)
         self._palette = np.asarray(palette, dtype=np.uint8)
         self._fps = fps
@@ -360,10 +577,12 @@ class GifEncoder(_AtomicOutput):
     def encoded_frames(self) -> int:
         return self._count
 
-    def __enter__(self) -> GifEncoder:
-        self._file = open(self._tmp, "wb")
-        self._file.write(self._header())
-        return self
+    def _open(self) -> None:
+        self._make_parent()
+        self._tmp = reserve_partial(self.path)
+        self._file = open(self._tmp, "wb")  # noqa: SIM115 - closed by _finish or _abort
+        with _writing(self.path):
+            self._file.write(self._header())
 
     def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
         width, height = self._size
@@ -379,11 +598,13 @@ class GifEncoder(_AtomicOutput):
         ticks = self._ticks
         self._ticks += 1 + hold
         self._delay = round(100 * self._ticks / self._fps) - round(100 * ticks / self._fps)
-        # Graphic control: disposal 1 (keep), no transparency; the delay is patched on close.
-        self._delay_at = self._file.tell() + 4
-        self._file.write(b"!\xf9\x04\x04" + self._delay.to_bytes(2, "little") + b"\x00\x00")
-        for chunk in GifImagePlugin.getdata(image, offset=(rect.left, rect.top)):
-            self._file.write(chunk)
+        with _writing(self.path):
+            # Graphic control: disposal 1 (keep), no transparency; the delay is patched on
+            # close.
+            self._delay_at = self._file.tell() + 4
+            self._file.write(b"!\xf9\x04\x04" + self._delay.to_bytes(2, "little") + b"\x00\x00")
+            for chunk in GifImagePlugin.getdata(image, offset=(rect.left, rect.top)):
+                self._file.write(chunk)
         self._count += 1
 
     def _header(self) -> bytes:
@@ -400,31 +621,39 @@ class GifEncoder(_AtomicOutput):
         if self._count == 0:
             raise RunError("no frames to encode")
         assert self._file is not None
-        self._file.seek(self._delay_at)
-        self._file.write(min(self._delay + self._hold, 0xFFFF).to_bytes(2, "little"))
-        self._file.seek(0, os.SEEK_END)
-        self._file.write(b";")
-        self._file.close()
-        os.replace(self._tmp, self.path)
+        with _writing(self.path):
+            self._file.seek(self._delay_at)
+            self._file.write(min(self._delay + self._hold, 0xFFFF).to_bytes(2, "little"))
+            self._file.seek(0, os.SEEK_END)
+            self._file.write(b";")
+            self._file.close()
+        self._file = None
+        self._commit()
 
     def _abort(self) -> None:
         if self._file is not None:
-            self._file.close()
-        self._tmp.unlink(missing_ok=True)
+            # Closing flushes: on a full disk that fails again, but the file is closed anyway.
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None
+        self._remove_tmp()
 
 
 class PngFolderEncoder(_AtomicOutput):
     """A folder of lossless frames ``frame_000000.png``, ``frame_000001.png``, ...
 
-    The folder is written under a temporary name and renamed on success. An existing target
-    folder is replaced only if it holds nothing but frame files.
+    The frames are written into a temporary folder beside the target, which then takes the
+    target's place. An existing target folder is replaced only if it holds nothing but frame
+    files. A target that is a symbolic link to a folder stays one: the frames are written
+    into a temporary folder inside the folder it points to, then moved over its frame files
+    (old frames beyond the new count are removed).
     """
 
     def __init__(self, path: Path, *, compress_level: int = 1) -> None:
-        self.path = path
-        self._tmp = partial_path(path)
+        super().__init__(path)
         self._level = compress_level
         self._count = 0
+        self._linked: Path | None = None  # the folder a symbolic-link target points to
 
     @property
     def pixel_format(self) -> PixelFormat:
@@ -434,35 +663,73 @@ class PngFolderEncoder(_AtomicOutput):
     def encoded_frames(self) -> int:
         return self._count
 
-    def __enter__(self) -> PngFolderEncoder:
+    def _open(self) -> None:
+        if self.path.is_symlink() and self.path.is_dir():
+            self._linked = self.path.resolve()
+            _check_replaceable(self.path)
+            self._tmp = reserve_partial(self._linked / self.path.name, folder=True)
+            return
+        self._make_parent()
         _check_replaceable(self.path)
-        shutil.rmtree(self._tmp, ignore_errors=True)
-        self._tmp.mkdir(parents=True)
-        return self
+        self._tmp = reserve_partial(self.path, folder=True)
 
     def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
+        assert self._tmp is not None, "write() outside the with block"
         path = self._tmp / _FRAME_NAME.format(self._count)
-        Image.fromarray(frame).save(path, format="PNG", compress_level=self._level)
+        with _writing(self.path):
+            Image.fromarray(frame).save(path, format="PNG", compress_level=self._level)
         self._count += 1
 
     def _finish(self) -> None:
         if self._count == 0:
             raise RunError("no frames to encode")
-        _replace_folder(self._tmp, self.path)
+        assert self._tmp is not None
+        with defer_signals():
+            if self._linked is not None:
+                _fill_folder(self._tmp, self._linked, self._count)
+            else:
+                _swap_folder(self._tmp, self.path)
+            self._tmp = None
+            self._created = []
 
     def _abort(self) -> None:
-        shutil.rmtree(self._tmp, ignore_errors=True)
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+
+class _PngFile(_AtomicOutput):
+    """One PNG, written under a temporary name and renamed (see :func:`write_png`)."""
+
+    def __init__(self, path: Path, image: Pixels) -> None:
+        super().__init__(path)
+        self._image = image
+
+    def _open(self) -> None:
+        self._make_parent()
+        self._tmp = reserve_partial(self.path)
+
+    def _finish(self) -> None:
+        assert self._tmp is not None
+        with _writing(self.path):
+            Image.fromarray(self._image).save(self._tmp, format="PNG")
+        self._commit()
+
+    def _abort(self) -> None:
+        self._remove_tmp()
 
 
 def write_png(image: Pixels, path: Path) -> None:
-    """Write an RGB image as a PNG atomically (temporary name, then rename)."""
-    tmp = partial_path(path)
-    try:
-        Image.fromarray(image).save(tmp, format="PNG")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write an RGB image as a PNG atomically (temporary name, then rename).
+
+    Missing folders on the way to ``path`` are created, and removed again if the write fails.
+
+    Raises:
+        RunError: The disk is full or a file-size limit was met.
+        OSError: Another failure to write.
+    """
+    with _PngFile(path, image):
+        pass
 
 
 def _check_replaceable(path: Path) -> None:
@@ -471,7 +738,9 @@ def _check_replaceable(path: Path) -> None:
         return
     if not path.is_dir():
         raise UsageError(f"{path} exists and is not a folder")
-    strangers = [p.name for p in path.iterdir() if not _is_frame_name(p.name)]
+    strangers = [
+        p.name for p in path.iterdir() if not _is_frame_name(p.name) and not _is_partial(p.name)
+    ]
     if strangers:
         raise UsageError(
             f"{path} holds files other than frames ({sorted(strangers)[0]}, ...); "
@@ -484,13 +753,52 @@ def _is_frame_name(name: str) -> bool:
     return name.startswith("frame_") and name.endswith(".png") and stem.isdigit()
 
 
-def _replace_folder(new: Path, target: Path) -> None:
-    if target.exists():
-        _check_replaceable(target)
-        old = target.with_name(f".{target.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(target, old)
-        os.replace(new, target)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(new, target)
+def _is_partial(name: str) -> bool:
+    """A temporary name of a render in progress (see :func:`reserve_partial`)."""
+    return name.startswith(".") and ".partial" in name
+
+
+def _swap_folder(new: Path, target: Path) -> None:
+    """Put the folder ``new`` in ``target``'s place, removing the folder of frames there.
+
+    Another render may be swapping its own folder in at the same moment: whichever rename
+    comes last wins, and every folder moved aside is removed.
+    """
+    moved: list[Path] = []
+    try:
+        for attempt in range(20):
+            if target.exists():
+                _check_replaceable(target)
+                old = new.with_name(f"{new.name}-old{attempt}")
+                with contextlib.suppress(FileNotFoundError):  # another render moved it first
+                    os.rename(target, old)
+                    moved.append(old)
+            try:
+                os.rename(new, target)
+                return
+            except OSError as exc:
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise
+                # Another render's folder arrived in between: move that one aside too.
+        raise RunError(f"cannot replace {target}: other renders keep writing to it")
+    except BaseException:
+        if moved and not target.exists():
+            with contextlib.suppress(OSError):  # put the old frames back where they were
+                os.rename(moved.pop(), target)
+        raise
+    finally:
+        for old in moved:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _fill_folder(new: Path, folder: Path, count: int) -> None:
+    """Move the ``count`` frames in ``new`` into ``folder`` over its frame files, remove the
+    frames it holds beyond ``count``, then remove ``new``."""
+    for index in range(count):
+        name = _FRAME_NAME.format(index)
+        os.replace(new / name, folder / name)
+    for path in folder.iterdir():
+        if _is_frame_name(path.name) and int(path.name[6:-4]) >= count:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+    new.rmdir()

@@ -142,7 +142,6 @@ def render(
     start = time.perf_counter()
     output_kind(output)  # an unsupported suffix fails before any work
     painter = _Painter.for_job(job)
-    output.parent.mkdir(parents=True, exist_ok=True)
     encoder = open_encoder(
         output,
         width=painter.width,

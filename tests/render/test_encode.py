@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import fnmatch
 import os
+import signal
 import stat
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import imageio_ffmpeg
 import numpy as np
@@ -11,6 +13,7 @@ import pytest
 from PIL import Image
 
 from searchvid.errors import RunError, UsageError
+from searchvid.render import encode
 from searchvid.render.canvas import PixelFormat, Rect
 from searchvid.render.encode import (
     Encoder,
@@ -18,8 +21,9 @@ from searchvid.render.encode import (
     Mp4Encoder,
     OutputKind,
     PngFolderEncoder,
+    check_frame_size,
     output_kind,
-    partial_path,
+    reserve_partial,
     write_png,
 )
 from searchvid.render.yuv import rgb_to_yuv420
@@ -92,14 +96,76 @@ def test_an_existing_directory_is_a_png_folder_whatever_its_name(tmp_path: Path)
 
 @pytest.mark.parametrize("suffix", [".avi", ".png", ".webm"])
 def test_other_suffixes_are_usage_errors(tmp_path: Path, suffix: str) -> None:
+    target = tmp_path / f"out{suffix}"
     with pytest.raises(UsageError) as info:
-        output_kind(tmp_path / f"out{suffix}")
-    assert str(info.value) == f"unsupported output '{suffix}'; allowed: .mp4, .gif or a folder"
+        output_kind(target)
+    assert str(info.value) == (
+        f"{target}: unsupported output '{suffix}'; allowed: .mp4, .gif or a folder"
+    )
 
 
-def test_partial_path_is_hidden_beside_the_target(tmp_path: Path) -> None:
-    assert partial_path(tmp_path / "x.mp4") == tmp_path / ".x.partial.mp4"
-    assert partial_path(tmp_path / "frames") == tmp_path / ".frames.partial"
+def test_reserved_temporary_names_are_hidden_unique_and_git_ignored(tmp_path: Path) -> None:
+    names = {reserve_partial(tmp_path / "x.mp4").name for _ in range(20)}
+    assert len(names) == 20
+    for name in names:
+        assert name.startswith(".x.")
+        assert name.endswith(".partial.mp4")
+        assert fnmatch.fnmatch(name, ".*.partial*")  # the .gitignore pattern
+    folder = reserve_partial(tmp_path / "frames", folder=True)
+    assert folder.is_dir()
+    assert folder.name.startswith(".frames.")
+    assert folder.name.endswith(".partial")
+
+
+def test_a_reserved_file_gets_the_usual_permissions(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.write_bytes(b"")
+    reserved = reserve_partial(tmp_path / "x.gif")
+    assert stat.S_IMODE(reserved.stat().st_mode) == stat.S_IMODE(plain.stat().st_mode)
+
+
+def test_temporary_names_of_long_targets_fit_the_name_limit(tmp_path: Path) -> None:
+    for name in ("a" * 251 + ".mp4", "é" * 125 + ".gif", "f" * 255):
+        tmp = reserve_partial(tmp_path / name, folder="." not in name)
+        assert len(os.fsencode(tmp.name)) <= 255
+        assert fnmatch.fnmatch(tmp.name, ".*.partial*")
+
+
+@pytest.mark.parametrize(
+    ("kind", "size", "allowed"),
+    [
+        (OutputKind.GIF, (65535, 8), True),
+        (OutputKind.GIF, (65536, 8), False),
+        (OutputKind.GIF, (8, 70000), False),
+        (OutputKind.MP4, (16384, 16), True),
+        (OutputKind.MP4, (16386, 16), False),
+        (OutputKind.MP4, (16, 16386), False),
+        (OutputKind.MP4, (16384, 16128), True),  # measured: the bundled ffmpeg takes it
+        (OutputKind.MP4, (16384, 16130), False),  # ... and refuses this one
+        (OutputKind.FOLDER, (70000, 8), True),
+        (OutputKind.GIF, (0, 8), False),
+    ],
+)
+def test_check_frame_size_knows_each_formats_limit(
+    kind: OutputKind, size: tuple[int, int], allowed: bool
+) -> None:
+    if allowed:
+        check_frame_size(kind, *size)
+    else:
+        with pytest.raises(UsageError):
+            check_frame_size(kind, *size)
+
+
+def test_a_too_wide_gif_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    with pytest.raises(UsageError) as info:
+        GifEncoder(tmp_path / "v.gif", width=70000, height=8, palette=PALETTE, fps=10)
+    assert str(info.value) == (
+        "a GIF frame is at most 65,535 px wide and high (the GIF format's limit); "
+        "this one is 70,000x8 px"
+    )
+    with pytest.raises(UsageError, match="libx264's limit"):
+        Mp4Encoder(tmp_path / "v.mp4", width=20000, height=8, fps=10)
+    assert leftovers(tmp_path) == []
 
 
 @pytest.mark.parametrize("fmt", [PixelFormat.RGB24, PixelFormat.YUV420P])
@@ -291,3 +357,200 @@ def test_write_png_is_atomic_and_exact(tmp_path: Path, monkeypatch: pytest.Monke
     with pytest.raises(OSError, match="disk full"):
         write_png(image, tmp_path / "b.png")
     assert leftovers(tmp_path) == ["a.png"]
+
+
+def encoder_for(target: Path) -> Encoder:
+    kind = output_kind(target)
+    if kind is OutputKind.MP4:
+        return Mp4Encoder(target, width=16, height=16, fps=10)
+    if kind is OutputKind.GIF:
+        return GifEncoder(target, width=16, height=16, palette=PALETTE, fps=10)
+    return PngFolderEncoder(target)
+
+
+def frames_for(encoder: Encoder, count: int) -> list[np.ndarray]:
+    rgb = [np.full((16, 16, 3), 40 * i % 256, np.uint8) for i in range(count)]
+    if encoder.pixel_format is PixelFormat.RGB24:
+        return rgb
+    if encoder.pixel_format is PixelFormat.PAL8:
+        return [np.full((16, 16), i % len(PALETTE), np.uint8) for i in range(count)]
+    return [np.concatenate([p.ravel() for p in rgb_to_yuv420(f)]) for f in rgb]
+
+
+def frame_count(target: Path) -> int:
+    if target.is_dir():
+        return len(list(target.iterdir()))
+    if target.suffix == ".gif":
+        return len(decode_gif(target)[0])
+    return len(decode_mp4(target)[1])
+
+
+NAMES = ["v.mp4", "v.gif", "frames"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_missing_folders_are_created_and_removed_again_on_failure(
+    tmp_path: Path, name: str
+) -> None:
+    (tmp_path / "keep").mkdir()
+    target = tmp_path / "keep" / "a" / "b" / name
+    encoder = encoder_for(target)
+    with pytest.raises(RuntimeError):
+        write_all(encoder, frames_for(encoder, 5), RuntimeError("boom"))
+    assert leftovers(tmp_path) == ["keep"]
+    assert leftovers(tmp_path / "keep") == []
+
+    encoder = encoder_for(target)
+    write_all(encoder, frames_for(encoder, 2))
+    assert frame_count(target) == 2
+    assert leftovers(target.parent) == [name]
+
+
+def test_write_png_creates_missing_folders_and_removes_them_on_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    image = np.zeros((4, 4, 3), np.uint8)
+    write_png(image, tmp_path / "a" / "b" / "x.png")
+    assert leftovers(tmp_path / "a" / "b") == ["x.png"]
+    monkeypatch.setattr(os, "replace", lambda src, dst: (_ for _ in ()).throw(OSError("no")))
+    with pytest.raises(OSError, match="no"):
+        write_png(image, tmp_path / "c" / "d" / "x.png")
+    assert leftovers(tmp_path) == ["a"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_251_character_target_name_works(tmp_path: Path, name: str) -> None:
+    stem, dot, suffix = name.partition(".")
+    target = tmp_path / (stem * 251)[: 251 - len(dot + suffix)]
+    target = target.with_name(target.name + dot + suffix)
+    assert len(target.name) == 251
+    encoder = encoder_for(target)
+    write_all(encoder, frames_for(encoder, 3))
+    assert frame_count(target) == 3
+    assert leftovers(tmp_path) == [target.name]
+
+
+def test_an_mp4_name_with_a_colon_is_not_taken_for_a_protocol(tmp_path: Path) -> None:
+    target = tmp_path / "a:b.mp4"
+    encoder = encoder_for(target)
+    write_all(encoder, frames_for(encoder, 2))
+    assert frame_count(target) == 2
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("first", [0, 1])
+def test_two_renders_to_one_target_never_mix_their_frames(
+    tmp_path: Path, name: str, first: int
+) -> None:
+    target = tmp_path / name
+    encoders = [encoder_for(target), encoder_for(target)]
+    counts = (3, 5)
+    for encoder in encoders:
+        encoder.__enter__()
+    for encoder, count in zip(encoders, counts, strict=True):
+        for frame in frames_for(encoder, count):
+            encoder.write(frame)
+    encoders[first].__exit__(None, None, None)
+    encoders[1 - first].__exit__(None, None, None)
+    assert frame_count(target) == counts[1 - first]  # the last to finish wins, alone
+    assert leftovers(tmp_path) == [name]
+
+
+def test_a_symlinked_png_target_stays_a_link_to_its_folder(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    for i in range(5):
+        (real / f"frame_{i:06d}.png").write_bytes(b"old")
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    frames = [PALETTE[f] for f in indexed_frames(3)]
+    with PngFolderEncoder(link) as encoder:
+        for frame in frames:
+            encoder.write(frame)
+    assert link.is_symlink()
+    assert link.resolve() == real.resolve()
+    assert leftovers(real) == ["frame_000000.png", "frame_000001.png", "frame_000002.png"]
+    for i, frame in enumerate(frames):
+        assert np.array_equal(np.asarray(Image.open(real / f"frame_{i:06d}.png")), frame)
+    assert leftovers(tmp_path) == ["link", "real"]
+
+    with pytest.raises(RuntimeError):
+        write_all(PngFolderEncoder(link), [frames[0]] * 5, RuntimeError("boom"))
+    assert link.is_symlink()
+    assert len(leftovers(real)) == 3
+
+
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file the GIF encoder opens for writing is /dev/full: writes fail with ENOSPC."""
+
+    def open_full(path: Path, mode: str) -> IO[bytes]:
+        return open("/dev/full", mode)
+
+    monkeypatch.setattr(encode, "open", open_full, raising=False)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("error", [None, RuntimeError("boom")])
+def test_a_full_disk_is_a_run_error_and_leaves_no_gif(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException | None
+) -> None:
+    full_disk(monkeypatch)
+    target = tmp_path / "v.gif"
+    encoder = GifEncoder(target, width=16, height=16, palette=PALETTE, fps=10)
+    # The frames fit the write buffer: the failure comes from the flush when the file closes,
+    # which the cleanup meets again (and must not stop at).
+    expected: type[BaseException] = RunError if error is None else RuntimeError
+    with pytest.raises(expected) as info:
+        write_all(encoder, indexed_frames(5, 16, 16), error)
+    if error is None:
+        assert str(info.value) == f"disk full writing {target}"
+    assert leftovers(tmp_path) == []
+
+
+def test_a_file_size_limit_is_a_run_error_and_leaves_no_gif(tmp_path: Path) -> None:
+    resource = pytest.importorskip("resource")
+    target = tmp_path / "v.gif"
+    encoder = GifEncoder(target, width=200, height=200, palette=PALETTE, fps=10)
+    frames = indexed_frames(30, 200, 200)
+    old_limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+    old_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, old_limit[1]))
+    try:
+        with pytest.raises(RunError, match=r"^file-size limit reached writing .*v\.gif \(ulimit"):
+            write_all(encoder, frames)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)
+        signal.signal(signal.SIGXFSZ, old_handler)
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_ctrl_c_during_the_cleanup_waits_until_it_is_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    encoder = encoder_for(tmp_path / name)
+    cls: Any = type(encoder)
+    abort = cls._abort
+
+    def interrupted_abort(self: Any) -> None:
+        signal.raise_signal(signal.SIGINT)  # a second Ctrl-C, in the middle of the cleanup
+        abort(self)
+
+    monkeypatch.setattr(cls, "_abort", interrupted_abort)
+    with pytest.raises(KeyboardInterrupt):
+        write_all(encoder, frames_for(encoder, 5), RuntimeError("first"))
+    assert leftovers(tmp_path) == []
+
+
+def test_an_ffmpeg_killed_for_the_file_size_limit_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = tmp_path / "ffmpeg-xfsz"
+    script.write_text("#!/bin/sh\nkill -XFSZ $$\n")
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(imageio_ffmpeg, "get_ffmpeg_exe", lambda: str(script))
+    out = tmp_path / "out"
+    encoder = Mp4Encoder(out / "v.mp4", width=640, height=480, fps=10)
+    with pytest.raises(RunError, match=r"^file-size limit reached writing .*v\.mp4 \(ulimit"):
+        write_all(encoder, [np.zeros(640 * 480 * 3 // 2, np.uint8)] * 20)
+    assert leftovers(tmp_path) == ["ffmpeg-xfsz"]
