@@ -7,17 +7,19 @@ it. The goal is ``1 2 3 / 4 5 6 / 7 8 _``. Render the A* scene beside this file 
 
 A* needs nothing from the node but ``children()``: the goal test and the heuristic come from
 the domain, and a board is its own transposition key (it is hashable and holds only the
-tiles), so the node declares no capabilities.
+tiles), so the node declares no capabilities. The status strip and the captions speak the
+puzzle's words through the domain's ``status``, ``describe_move`` and ``describe_value``:
+``tiles in place 6/8``, ``slide 5 left``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, ClassVar
 
-from searchvid import Capability, Domain, GridView, OptionError, option
+from searchvid import Capability, Domain, Field, GridView, OptionError, option
 
 SIDE = 3
 """Cells per side of the board."""
@@ -54,6 +56,8 @@ def _distances(tile: int) -> tuple[int, ...]:
 
 
 _NEIGHBOURS = tuple(_neighbours(cell) for cell in range(CELLS))
+_DIRECTIONS = {-SIDE: "up", SIDE: "down", -1: "left", 1: "right"}
+"""Which way a tile moves, by the change of its cell index."""
 _DISTANCE = tuple(_distances(tile) for tile in range(CELLS))  # [tile][cell]
 
 
@@ -141,6 +145,27 @@ def inversions(tiles: tuple[int, ...]) -> int:
     return sum(1 for i, tile in enumerate(numbered) for later in numbered[i + 1 :] if later < tile)
 
 
+def slide_words(before: tuple[int, ...], after: tuple[int, ...]) -> str | None:
+    """The slide from ``before`` to ``after`` as seen on screen: ``"slide 5 left"``.
+
+    The tile next to the blank moves into it, so it goes from the blank's cell in ``after``
+    to the blank's cell in ``before``. None when ``after`` is not one slide from ``before``.
+    """
+    blank, source = before.index(BLANK), after.index(BLANK)
+    if source not in _NEIGHBOURS[blank]:
+        return None
+    moved = list(before)
+    moved[blank], moved[source] = moved[source], BLANK
+    if tuple(moved) != after:
+        return None
+    return f"slide {after[blank]} {_DIRECTIONS[blank - source]}"
+
+
+def tiles_in_place(tiles: tuple[int, ...]) -> int:
+    """How many of the eight numbered tiles are on their goal cells."""
+    return sum(1 for tile, goal in zip(tiles, GOAL, strict=True) if tile == goal != BLANK)
+
+
 def manhattan(node: Board) -> float:
     """Sum over the tiles of their row and column distances to their goal cells.
 
@@ -151,8 +176,7 @@ def manhattan(node: Board) -> float:
 
 def in_place(node: Board) -> float:
     """The fraction of the eight tiles on their goal cells, in [0, 1]."""
-    tiles = node.tiles
-    return sum(1 for cell in range(CELLS) if tiles[cell] == GOAL[cell] != BLANK) / (CELLS - 1)
+    return tiles_in_place(node.tiles) / (CELLS - 1)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -221,3 +245,22 @@ class EightPuzzle(Domain):
 
     def is_goal(self, node: Any) -> bool:
         return bool(node.is_solved())
+
+    def status(self, node: Any) -> Sequence[Field]:
+        """What the status strip says about a board: ``tiles in place 6/8``."""
+        return (Field("tiles in place", tiles_in_place(node.tiles), of=CELLS - 1),)
+
+    def describe_move(self, parent: Any, child: Any) -> str | None:
+        """The slide from ``parent`` to ``child`` for captions: ``"slide 5 left"``."""
+        return slide_words(parent.tiles, child.tiles)
+
+    def describe_value(self, value: float) -> str | None:
+        """An ``in_place`` value in words: 0.75 is ``"6 of 8 tiles in place"``.
+
+        ``in_place`` is this domain's one value function, so a value in eighths means tiles
+        in place; anything else is left as a number.
+        """
+        count = value * (CELLS - 1)
+        if count != round(count) or not 0 <= count <= CELLS - 1:
+            return None
+        return f"{round(count)} of {CELLS - 1} tiles in place"

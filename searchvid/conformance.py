@@ -32,7 +32,13 @@ from searchvid.domains.base import Domain
 from searchvid.errors import RunError
 from searchvid.render.atlas import TileAtlas, assets_dir
 from searchvid.render.view import TileSet
-from searchvid.search.node import Capability, capabilities_of, is_terminal, random_child
+from searchvid.search.node import (
+    Capability,
+    capabilities_of,
+    is_chance,
+    is_terminal,
+    random_child,
+)
 
 WALK_SEEDS = (0, 1, 2)
 """Seeds of the random walks whose nodes every check samples."""
@@ -54,6 +60,16 @@ MAX_CHILDREN = 100_000
 
 MAX_MESSAGES = 5
 """Failures reported per check at most; the first ones say what to fix."""
+
+CHANCE_DRAWS = 2000
+"""Outcomes drawn with ``sample_outcome`` at a chance node to compare their frequencies with
+the probabilities of ``outcomes()``."""
+
+CHANCE_NODES_DRAWN = 2
+"""Sampled chance nodes whose draw frequencies are checked (the first ones found)."""
+
+PROBABILITY_TOLERANCE = 1e-9
+"""How far the probabilities of a chance node's outcomes may sum from 1."""
 
 _LABEL_WIDTH = 60
 _SHOW_WIDTH = 40
@@ -463,6 +479,9 @@ def _capability_names(capabilities: frozenset[Capability]) -> str:
 
 
 def _implements(node: Any, capability: Capability) -> bool:
+    if capability is Capability.CHANCE:
+        names = ("is_chance", "outcomes", "sample_outcome")
+        return all(callable(getattr(type(node), name, None)) for name in names)
     try:
         attribute = getattr(node, capability.value)
     except Exception:  # a missing attribute, or a property that raises
@@ -524,6 +543,13 @@ def _random_child_problem(probe: _Probe, node: Any, kids: list[Any]) -> str | No
     return None
 
 
+def _chance_problem(probe: _Probe, node: Any, kids: list[Any]) -> str | None:
+    result = _call(f"is_chance() of {probe.name(node)}", node.is_chance)
+    if not isinstance(result, bool):
+        return f"is_chance() of {probe.name(node)} returned {_show(result)}; it must be a bool"
+    return None  # the chance check looks at the outcomes
+
+
 _CAPABILITY_CHECKS: dict[Capability, Callable[[_Probe, Any, list[Any]], str | None]] = {
     Capability.TERMINAL: _terminal_problem,
     Capability.TO_MOVE: _to_move_problem,
@@ -531,6 +557,7 @@ _CAPABILITY_CHECKS: dict[Capability, Callable[[_Probe, Any, list[Any]], str | No
     Capability.KEY: _key_problem,
     Capability.FILTERED_CHILDREN: _filtered_problem,
     Capability.RANDOM_CHILD: _random_child_problem,
+    Capability.CHANCE: _chance_problem,
 }
 
 
@@ -581,6 +608,160 @@ def _check_rewards(probe: _Probe) -> Iterator[str]:
 
 def _terminal(probe: _Probe, node: Any) -> bool:
     return _call(f"is_terminal() of {probe.name(node)}", is_terminal, node)
+
+
+def _check_chance(probe: _Probe) -> Iterator[str]:
+    root = probe.root
+    declared = probe.declared(root)
+    if Capability.CHANCE not in declared or not _implements(root, Capability.CHANCE):
+        return  # the capabilities check names what is missing
+    seen: list[Any] = []
+    for node in probe.nodes:
+        if probe.among(node, seen):
+            continue
+        if not _call(f"is_chance() of {probe.name(node)}", is_chance, node):
+            continue
+        seen.append(node)
+        draws = CHANCE_DRAWS if len(seen) <= CHANCE_NODES_DRAWN else 0
+        problem = _chance_node_problem(probe, node, declared, draws)
+        if problem is not None:
+            yield problem
+            return
+
+
+def _chance_node_problem(
+    probe: _Probe, node: Any, declared: frozenset[Capability], draws: int
+) -> str | None:
+    """What is wrong with one chance node: its outcomes, its children, its sampling."""
+    name = probe.name(node)
+    if _terminal(probe, node):
+        return f"{name} is a chance node and terminal: a chance node is never terminal"
+    pairs = _call(f"outcomes() of {name}", _listed, node.outcomes)
+    if not pairs:
+        return f"outcomes() of {name} is empty: a chance node needs at least one outcome"
+    probabilities: list[float] = []
+    nodes: list[Any] = []
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            return (
+                f"outcomes() of {name} gives {_show(pair)}: each outcome must be a "
+                "(probability, node) pair"
+            )
+        probability, outcome = pair
+        good = isinstance(probability, numbers.Real) and not isinstance(probability, bool)
+        if not good or not math.isfinite(float(probability)) or probability <= 0:
+            return (
+                f"outcomes() of {name} gives probability {_show(probability)} to "
+                f"{probe.name(outcome)}: probabilities must be numbers > 0"
+            )
+        probabilities.append(float(probability))
+        nodes.append(outcome)
+    total = math.fsum(probabilities)
+    if abs(total - 1.0) > PROBABILITY_TOLERANCE:
+        return f"the probabilities of the outcomes() of {name} sum to {total!r}, not 1"
+    problem = _outcome_nodes_problem(probe, name, nodes, declared)
+    if problem is not None:
+        return problem
+    difference = _difference(probe, probe.children(node), nodes, "child")
+    if difference is not None:
+        return (
+            f"children() of {name} (a chance node) are not its outcomes() in the same "
+            f"order ({difference})"
+        )
+    return _sampling_problem(probe, node, nodes, probabilities, draws)
+
+
+def _outcome_nodes_problem(
+    probe: _Probe, name: str, nodes: list[Any], declared: frozenset[Capability]
+) -> str | None:
+    index: dict[Any, int] = {}
+    for i, outcome in enumerate(nodes):
+        probe.hash(outcome)
+        kind = type(outcome).__name__
+        found = probe.declared(outcome)
+        if found != declared:
+            return (
+                f"outcome {i} of {name} is {probe.name(outcome)} ({kind}), which declares "
+                f"{_capability_names(found)} while the root declares "
+                f"{_capability_names(declared)}: outcomes must be nodes of the domain"
+            )
+        earlier = _call(f"looking up outcome {i} of {name}", index.get, outcome)
+        if earlier is not None:
+            return (
+                f"outcomes {earlier} and {i} of {name} are equal ({probe.name(outcome)}): "
+                "merge equal outcomes into one, adding their probabilities"
+            )
+        index[outcome] = i
+    return None
+
+
+def _sampling_problem(
+    probe: _Probe, node: Any, nodes: list[Any], probabilities: list[float], draws: int
+) -> str | None:
+    name = probe.name(node)
+    what = f"sample_outcome(rng) of {name}"
+    first = _call(what, node.sample_outcome, random.Random(4))
+    if not probe.among(first, nodes):
+        return f"{what} returned {probe.name(first)}, which is not one of its outcomes()"
+    again = _call(what, node.sample_outcome, random.Random(4))
+    if not probe.equal(first, again):
+        return (
+            f"two calls of {what} with equally seeded rngs returned {probe.name(first)}, then "
+            f"{probe.name(again)}: draw only from the rng given"
+        )
+    if draws <= 0 or len(nodes) < 2:
+        return None
+    index = {outcome: i for i, outcome in enumerate(nodes)}
+    counts = [0] * len(nodes)
+    rng = random.Random(0)
+    for _ in range(draws):
+        drawn = _call(what, node.sample_outcome, rng)
+        found = index.get(drawn)
+        if found is None:
+            return f"{what} returned {probe.name(drawn)}, which is not one of its outcomes()"
+        counts[found] += 1
+    return _frequency_problem(probe, what, nodes, probabilities, counts)
+
+
+def _frequency_problem(
+    probe: _Probe, what: str, nodes: list[Any], probabilities: list[float], counts: list[int]
+) -> str | None:
+    """A loose chi-square test of the draw counts against the probabilities.
+
+    Outcomes expected fewer than 5 times are pooled into one bin; the statistic must stay
+    below ``df + 6 * sqrt(2 * df) + 10`` (far in the tail: a correct sampler never fails it
+    for the fixed seed, while a wrong distribution over a few thousand draws does).
+    """
+    draws = sum(counts)
+    bins: list[tuple[float, int]] = []
+    rare_expected, rare_count = 0.0, 0
+    for p, count in zip(probabilities, counts, strict=True):
+        expected = p * draws
+        if expected < 5:
+            rare_expected += expected
+            rare_count += count
+        else:
+            bins.append((expected, count))
+    if rare_expected >= 5:
+        bins.append((rare_expected, rare_count))
+    if len(bins) < 2:
+        return None
+    statistic = sum((count - expected) ** 2 / expected for expected, count in bins)
+    df = len(bins) - 1
+    if statistic <= df + 6 * math.sqrt(2 * df) + 10:
+        return None
+    worst = max(
+        range(len(nodes)),
+        key=lambda i: (
+            abs(counts[i] - probabilities[i] * draws) / math.sqrt(probabilities[i] * draws)
+        ),
+    )
+    return (
+        f"{what} does not draw with the probabilities of outcomes(): over {draws:,} draws "
+        f"{probe.name(nodes[worst])} came {counts[worst]:,} times, expected about "
+        f"{probabilities[worst] * draws:,.0f} (chi-square {statistic:,.1f} with {df} "
+        f"degree{'s' if df != 1 else ''} of freedom)"
+    )
 
 
 def _check_random_walks(probe: _Probe) -> Iterator[str]:
@@ -799,6 +980,12 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check("turns", "two-player games alternate to_move between 0 and 1", _check_turns),
     Check("rewards", "reward() at terminal nodes is a float in [0, 1]", _check_rewards),
+    Check(
+        "chance",
+        "chance nodes: outcomes with probabilities > 0 summing to 1, equal to children(), "
+        "sampled with those probabilities",
+        _check_chance,
+    ),
     Check("random-walks", "a seeded random walk repeats exactly", _check_random_walks),
     Check("labels", "label(node) is a non-empty string", _check_labels),
     Check(

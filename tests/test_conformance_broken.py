@@ -190,6 +190,109 @@ class MixedCount(Count):
         return [Count(self.n + 1)]
 
 
+# --- chance: a die rolled between moves ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dice:
+    """A correct chance domain: roll a two-sided die (1 or 2), add it, roll again up to LIMIT.
+
+    Rolling nodes are chance nodes; the node after a roll has one child, the next roll.
+    """
+
+    n: int
+    rolling: bool = True
+
+    CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset({Capability.CHANCE})
+    FACES: ClassVar[tuple[tuple[int, float], ...]] = ((1, 0.5), (2, 0.5))
+
+    def is_chance(self) -> bool:
+        return self.rolling
+
+    def outcomes(self) -> list[tuple[float, Dice]]:
+        if not self.rolling:
+            return []
+        return [(p, type(self)(self.n + face, False)) for face, p in self.FACES]
+
+    def children(self) -> list[Dice]:
+        if self.rolling:
+            return [node for _, node in self.outcomes()]
+        return [type(self)(self.n, True)] if self.n + 2 <= LIMIT else []
+
+    def sample_outcome(self, rng: random.Random) -> Dice:
+        faces = [face for face, _ in self.FACES]
+        face = rng.choices(faces, weights=[p for _, p in self.FACES])[0]
+        return type(self)(self.n + face, False)
+
+
+@dataclass(frozen=True)
+class UnfairDice(Dice):
+    """Correct too: a loaded die, and sampling that follows it."""
+
+    FACES: ClassVar[tuple[tuple[int, float], ...]] = ((1, 0.75), (2, 0.25))
+
+
+@dataclass(frozen=True)
+class NinetyPercentDice(Dice):
+    """Probabilities that sum to 0.9."""
+
+    FACES: ClassVar[tuple[tuple[int, float], ...]] = ((1, 0.45), (2, 0.45))
+
+
+@dataclass(frozen=True)
+class StrayDice(Dice):
+    """sample_outcome() returns a state that is no outcome."""
+
+    def sample_outcome(self, rng: random.Random) -> Dice:
+        return type(self)(self.n + 3, False)
+
+
+@dataclass(frozen=True)
+class BiasedSamplerDice(Dice):
+    """A fair die in outcomes(), but sampling that favours the 1."""
+
+    def sample_outcome(self, rng: random.Random) -> Dice:
+        face = 1 if rng.random() < 0.8 else 2
+        return type(self)(self.n + face, False)
+
+
+@dataclass(frozen=True)
+class ReversedDice(Dice):
+    """children() of a chance node in the other order than outcomes()."""
+
+    def children(self) -> list[Dice]:
+        kids = super().children()
+        return kids[::-1] if self.rolling else kids
+
+
+@dataclass(frozen=True)
+class UnmergedDice(Dice):
+    """A die with two faces showing 1, listed as two equal outcomes."""
+
+    FACES: ClassVar[tuple[tuple[int, float], ...]] = ((1, 0.5), (1, 0.5))
+
+
+@dataclass(frozen=True)
+class NoSamplerDice:
+    """Declares chance but has no sample_outcome()."""
+
+    n: int
+    rolling: bool = True
+
+    CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset({Capability.CHANCE})
+
+    def is_chance(self) -> bool:
+        return self.rolling
+
+    def outcomes(self) -> list[tuple[float, NoSamplerDice]]:
+        return [(1.0, NoSamplerDice(self.n + 1, False))] if self.rolling else []
+
+    def children(self) -> list[NoSamplerDice]:
+        if self.rolling:
+            return [node for _, node in self.outcomes()]
+        return [NoSamplerDice(self.n, True)] if self.n < LIMIT else []
+
+
 # --- broken domains --------------------------------------------------------------------------
 
 
@@ -270,6 +373,38 @@ class UnseededDomain(CountDomain):
 
 class BadFilterDomain(CountDomain):
     node_type = BadFilterCount
+
+
+class DiceDomain(CountDomain):
+    node_type = Dice
+
+
+class UnfairDiceDomain(CountDomain):
+    node_type = UnfairDice
+
+
+class NinetyPercentDomain(CountDomain):
+    node_type = NinetyPercentDice
+
+
+class StrayDiceDomain(CountDomain):
+    node_type = StrayDice
+
+
+class BiasedSamplerDomain(CountDomain):
+    node_type = BiasedSamplerDice
+
+
+class ReversedDiceDomain(CountDomain):
+    node_type = ReversedDice
+
+
+class UnmergedDiceDomain(CountDomain):
+    node_type = UnmergedDice
+
+
+class NoSamplerDomain(CountDomain):
+    node_type = NoSamplerDice
 
 
 class EmptyLabelDomain(CountDomain):
@@ -411,6 +546,32 @@ CASES: list[tuple[type[Domain], str, tuple[str, ...], bool]] = [
     (SmallTileDomain, "tiles", ("tile 'even' was drawn at 8x8 px, expected 16x16",), True),
     (GreyTileDomain, "tiles", ("tile 'even' was drawn in mode L, expected RGB",), True),
     (MissingFolderDomain, "tiles", ("missing tile image", "no-such-art", "(tile 'even')"), True),
+    (NinetyPercentDomain, "chance", ("of the root sum to 0.9", "not 1"), True),
+    (
+        StrayDiceDomain,
+        "chance",
+        ("sample_outcome(rng) of the root returned node 'n=3'", "not one of its outcomes()"),
+        False,
+    ),
+    (
+        BiasedSamplerDomain,
+        "chance",
+        ("does not draw with the probabilities of outcomes(): over 2,000 draws", "1 degree of"),
+        True,
+    ),
+    (
+        ReversedDiceDomain,
+        "chance",
+        ("children() of the root (a chance node) are not its outcomes() in the same order",),
+        True,
+    ),
+    (UnmergedDiceDomain, "chance", ("outcomes 0 and 1 of the root are equal", "merge"), True),
+    (
+        NoSamplerDomain,
+        "capabilities",
+        ("declares Capability.CHANCE but does not implement is_chance(), outcomes()",),
+        False,
+    ),
 ]
 
 
@@ -434,6 +595,16 @@ def test_a_broken_domain_fails_the_right_check(
 
 def test_the_minimal_domain_passes_every_check() -> None:
     assert _check(CountDomain) == []
+
+
+@pytest.mark.parametrize("domain", [DiceDomain, UnfairDiceDomain])
+def test_fair_and_loaded_dice_pass_every_check(domain: type[Domain]) -> None:
+    assert _check(domain) == []
+
+
+def test_the_chance_check_looks_at_chance_nodes_only_where_declared() -> None:
+    assert run_check(_build(CountDomain), "chance") == []
+    assert run_check(_build(UnfairDiceDomain), "chance") == []
 
 
 def test_a_domain_whose_root_raises_fails_without_crashing() -> None:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from searchvid.conformance import check_domain
 from searchvid.errors import OptionError
 from searchvid.options import build_options
 from searchvid.render.gridview import GridView
@@ -256,3 +257,76 @@ def test_the_scene_file_builds_valid_options(puzzle: ModuleType) -> None:
     frames = sum(1 for event in events if event.kind.shows_state)
     assert 200 <= frames <= video.max_frames
     assert sum(1 for event in events if event.kind is EventKind.MOVE) == 21
+
+
+# --- the status strip and the captions in the puzzle's words -----------------------------------
+
+DIRECTION = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+def test_status_counts_the_tiles_in_place(puzzle: ModuleType) -> None:
+    domain = puzzle.EightPuzzle(puzzle.EightPuzzleOptions())
+    texts = [field.text() for field in domain.status(domain.root())]
+    assert texts == ["tiles in place 1/8"]  # only the 5
+    goal = [field.text() for field in domain.status(puzzle.Board(GOAL))]
+    assert goal == ["tiles in place 8/8"]
+
+
+def test_a_move_is_the_tile_that_slides_and_where(puzzle: ModuleType) -> None:
+    domain = puzzle.EightPuzzle(puzzle.EightPuzzleOptions())
+    centre = puzzle.Board((1, 2, 3, 4, 0, 5, 6, 7, 8))
+    words = [domain.describe_move(centre, child) for child in centre.children()]
+    # the blank moves up, down, left, right: the tile beside it slides the other way
+    assert words == ["slide 2 down", "slide 7 up", "slide 4 right", "slide 5 left"]
+    goal = puzzle.Board(GOAL)
+    assert sorted(domain.describe_move(goal, child) for child in goal.children()) == [
+        "slide 6 down",
+        "slide 8 right",
+    ]
+
+
+def test_what_is_not_one_slide_has_no_words(puzzle: ModuleType) -> None:
+    domain = puzzle.EightPuzzle(puzzle.EightPuzzleOptions())
+    centre = puzzle.Board((1, 2, 3, 4, 0, 5, 6, 7, 8))
+    assert domain.describe_move(centre, centre) is None
+    assert domain.describe_move(centre, puzzle.Board((0, 2, 3, 4, 1, 5, 6, 7, 8))) is None
+    two = puzzle.Board((0, 1, 3, 4, 2, 5, 6, 7, 8))  # 2 down, then 1 right
+    assert domain.describe_move(centre, two) is None
+    swapped = puzzle.Board((2, 1, 3, 4, 0, 5, 6, 7, 8))  # two tiles swapped, blank still
+    assert domain.describe_move(centre, swapped) is None
+
+
+def test_captions_match_the_picture(
+    puzzle: ModuleType, distance: dict[tuple[int, ...], int]
+) -> None:
+    domain = puzzle.EightPuzzle(puzzle.EightPuzzleOptions())
+    view = domain.view()
+    shown = np.array(view.values)
+    for tiles in sample(distance, 50, seed=7):
+        board = puzzle.Board(tiles)
+        before = shown[view.grid(board)]
+        for child in board.children():
+            text = domain.describe_move(board, child)
+            assert text is not None
+            _, number, way = text.split()
+            after = shown[view.grid(child)]
+            (row, col), (new_row, new_col) = (
+                tuple(int(i) for i in np.argwhere(grid == int(number))[0])
+                for grid in (before, after)
+            )
+            assert (new_row - row, new_col - col) == DIRECTION[way]
+            assert after[row, col] == 0  # the blank is where the tile was
+
+
+def test_in_place_values_in_words(puzzle: ModuleType) -> None:
+    domain = puzzle.EightPuzzle(puzzle.EightPuzzleOptions())
+    in_place = domain.values()["in_place"]
+    assert domain.describe_value(in_place(domain.root())) == "1 of 8 tiles in place"
+    assert domain.describe_value(0.75) == "6 of 8 tiles in place"
+    assert domain.describe_value(1.0) == "8 of 8 tiles in place"
+    for value in (0.3, -0.125, 1.125):
+        assert domain.describe_value(value) is None
+
+
+def test_the_example_passes_the_conformance_checks(puzzle: ModuleType) -> None:
+    assert check_domain(puzzle.EightPuzzle(puzzle.EightPuzzleOptions())) == []

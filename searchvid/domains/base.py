@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from searchvid.render.view import View
+from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction
 
 
@@ -61,3 +62,30 @@ class Domain(ABC):
     def is_goal(self, node: Any) -> bool:
         """Whether ``node`` reaches the domain's goal (see :attr:`has_goal`)."""
         return False
+
+    def report(self, node: Any) -> Mapping[str, Any]:
+        """Extra keys ``run --json`` adds for the final node (default: none).
+
+        Values must be JSON-serialisable (numbers, strings, None, lists and mappings of them),
+        for example a game's score broken down by part.
+        """
+        return {}
+
+    def status(self, node: Any) -> Sequence[Field]:
+        """What the status strip says about ``node``, in the domain's words (default: nothing).
+
+        For example Railroad Ink ``exits joined 7/12`` and ``score 34``; Water Sort ``tubes
+        done 5/12``; tic-tac-toe ``X to move``. Keep it to a few short fields; it is called
+        once per frame.
+        """
+        return ()
+
+    def describe_move(self, parent: Any, child: Any) -> str | None:
+        """The move from ``parent`` to its child ``child`` in plain words, for captions
+        ("pour tube 3 into tube 7", "X at b3", "rail curve at C4"); None where it cannot say."""
+        return None
+
+    def describe_value(self, value: float) -> str | None:
+        """A value of this domain's value functions in words ("draw", "X wins", "9 of 12
+        exits joined"), for captions and the strip; None to show the number."""
+        return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -26,6 +26,7 @@ from searchvid.options import build_options
 from searchvid.plugins import PluginRegistry
 from searchvid.search.events import Event
 from searchvid.search.node import Capability, require
+from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction, depth_value, zero_heuristic
 
 OptionsT = TypeVar("OptionsT")
@@ -51,6 +52,9 @@ class Algorithm(ABC, Generic[OptionsT]):
         requires: Capabilities the root node must declare.
         value_option: Name of the option field that names a value function (None: unused).
         heuristic_option: Name of the option field that names a heuristic (None: unused).
+        title: The name readers know ("A*"; None: ``name``), shown in the status strip.
+        move_phase: What its MOVE events are: "solution" (a found path played out) or
+            "playing" (moves committed during a game).
     """
 
     name: ClassVar[str]
@@ -60,6 +64,8 @@ class Algorithm(ABC, Generic[OptionsT]):
     requires: ClassVar[frozenset[Capability]] = frozenset()
     value_option: ClassVar[str | None] = None
     heuristic_option: ClassVar[str | None] = None
+    title: ClassVar[str | None] = None
+    move_phase: ClassVar[str] = "solution"
 
     def __init__(
         self,
@@ -75,6 +81,16 @@ class Algorithm(ABC, Generic[OptionsT]):
         self.value = value
         self.heuristic = heuristic
         self.goal = goal
+
+    @classmethod
+    def display_name(cls) -> str:
+        """The algorithm as readers name it ("A*", "breadth-first"): ``title`` or ``name``."""
+        return cls.title or cls.name
+
+    def status(self) -> Sequence[Field]:
+        """The algorithm's own numbers at this moment of the search, for the status strip
+        (frontier size, iterations, ...); called between events, so cheap. Default: none."""
+        return ()
 
     def check(self, root: Any) -> None:
         """Raise :class:`~searchvid.errors.CapabilityError` if ``root`` lacks a capability."""

@@ -25,7 +25,18 @@ Conventions for the capabilities:
   ``rng: random.Random``, or None when there is none, without building every child (rollouts
   and random walks on boards with hundreds of moves). It must draw the same child as
   ``rng.choice(list(children()))`` would only if the domain says so; what matters is that it
-  is uniform and deterministic for a given rng state.
+  is uniform and deterministic for a given rng state. On a chance node the helper
+  :func:`random_child` draws with the outcome probabilities (``sample_outcome``) instead; a
+  node with both capabilities should make its own ``random_child`` do the same there.
+- ``is_chance() -> bool``, ``outcomes() -> Sequence[tuple[float, node]]`` and
+  ``sample_outcome(rng) -> node``: chance (dice, shuffles). At a chance node nature, not a
+  player, picks the child: ``outcomes()`` lists ``(probability, outcome)`` pairs in a
+  deterministic order, each outcome once (equal outcomes merged), every probability > 0 and
+  their sum 1 within 1e-9; ``children()`` of a chance node lists exactly those outcome nodes,
+  in the same order. ``sample_outcome(rng)`` draws one outcome with those probabilities,
+  deterministic for a given rng state and cheap (without building every outcome where
+  possible). A chance node is never terminal; ``is_chance()`` is False at decision nodes,
+  where ``outcomes()`` and ``sample_outcome`` are not called.
 """
 
 from __future__ import annotations
@@ -47,6 +58,7 @@ class Capability(enum.Enum):
     KEY = "key"
     FILTERED_CHILDREN = "filtered_children"
     RANDOM_CHILD = "random_child"
+    CHANCE = "is_chance"
 
     @property
     def description(self) -> str:
@@ -61,6 +73,10 @@ _DESCRIPTIONS = {
     Capability.KEY: "key() (a transposition key)",
     Capability.FILTERED_CHILDREN: "filtered_children() (tactical move filtering)",
     Capability.RANDOM_CHILD: "random_child(rng) (draws one child without listing all)",
+    Capability.CHANCE: (
+        "is_chance(), outcomes() and sample_outcome(rng) (chance nodes: outcomes with "
+        "probabilities)"
+    ),
 }
 
 
@@ -112,6 +128,22 @@ class RandomChildNode(Node, Protocol):
     def random_child(self, rng: random.Random) -> Self | None: ...
 
 
+class ChanceNode(Node, Protocol):
+    """A node of a game with chance: some nodes are nature's, which picks an outcome."""
+
+    def is_chance(self) -> bool:
+        """Whether nature, not a player, picks this node's child."""
+        ...
+
+    def outcomes(self) -> Sequence[tuple[float, Self]]:
+        """``(probability, outcome)`` pairs of a chance node, in a deterministic order."""
+        ...
+
+    def sample_outcome(self, rng: random.Random) -> Self:
+        """One outcome of a chance node drawn with its probability."""
+        ...
+
+
 def capabilities_of(node: object) -> frozenset[Capability]:
     """The capabilities a node's class declares in ``CAPABILITIES``."""
     declared: frozenset[Capability] = getattr(type(node), "CAPABILITIES", frozenset())
@@ -139,14 +171,46 @@ def is_terminal(node: Any) -> bool:
 
 
 def random_child(node: Any, rng: random.Random) -> Any:
-    """One child of ``node`` drawn uniformly with ``rng``, or None when it has none.
+    """One child of ``node`` drawn with ``rng``, or None when it has none.
 
-    Uses the node's ``random_child`` where declared, else lists the children.
+    At a chance node (see :func:`is_chance`) the outcome is drawn with its probability by the
+    node's ``sample_outcome``. Elsewhere the child is drawn uniformly: by the node's
+    ``random_child`` where declared, else from the listed children.
     """
-    if Capability.RANDOM_CHILD in capabilities_of(node):
+    declared = capabilities_of(node)
+    if Capability.CHANCE in declared and node.is_chance():
+        return node.sample_outcome(rng)
+    if Capability.RANDOM_CHILD in declared:
         return node.random_child(rng)
     kids = list(node.children())
     return rng.choice(kids) if kids else None
+
+
+def is_chance(node: Any) -> bool:
+    """Whether ``node`` is a chance node: it declares :attr:`Capability.CHANCE` and is one."""
+    return Capability.CHANCE in capabilities_of(node) and bool(node.is_chance())
+
+
+def outcomes(node: Any) -> list[tuple[float, Any]]:
+    """The ``(probability, outcome)`` pairs of chance node ``node``, in the node's order.
+
+    Raises:
+        ValueError: ``node`` is not a chance node.
+    """
+    if not is_chance(node):
+        raise ValueError(f"{type(node).__name__} node is not a chance node")
+    return [(float(p), outcome) for p, outcome in node.outcomes()]
+
+
+def sample_outcome(node: Any, rng: random.Random) -> Any:
+    """One outcome of chance node ``node`` drawn with its probability using ``rng``.
+
+    Raises:
+        ValueError: ``node`` is not a chance node.
+    """
+    if not is_chance(node):
+        raise ValueError(f"{type(node).__name__} node is not a chance node")
+    return node.sample_outcome(rng)
 
 
 def key_of(node: Any) -> Hashable:

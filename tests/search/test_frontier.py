@@ -175,7 +175,7 @@ def test_breadth_first_deep_chain() -> None:
         last = event
     assert last is not None
     assert (last.kind, last.depth) == (EventKind.LEAF, length)
-    assert count == length + 2
+    assert count == 2 * length + 2  # ENTER/LEAF and FRONTIER per node (not the root), IMPROVE
 
 
 def test_breadth_first_max_depth() -> None:

@@ -55,7 +55,7 @@ def iterations_of(events: list[Event]) -> list[list[Event]]:
 
 
 def assert_grammar(events: list[Event]) -> None:
-    """Each iteration: SELECT, EXPAND?, ROLLOUT*, LEAF, IMPROVE?; steps count from 0."""
+    """Each iteration: SELECT, EXPAND?, ROLLOUT*, LEAF, IMPROVE?, BACKUP; steps count from 0."""
     assert [e.step for e in events] == list(range(len(events)))
     for it in iterations_of(events):
         kinds = [e.kind for e in it]
@@ -66,10 +66,11 @@ def assert_grammar(events: list[Event]) -> None:
             rest = rest[1:]
         while rest and rest[0] is K.ROLLOUT:
             rest = rest[1:]
-        assert rest in ([K.LEAF], [K.LEAF, K.IMPROVE])
+        assert rest in ([K.LEAF, K.BACKUP], [K.LEAF, K.IMPROVE, K.BACKUP])
         leaf = next(e for e in it if e.kind is K.LEAF)
         assert leaf.value is not None
         assert 0.0 <= leaf.value <= 1.0
+        assert it[-1].value == leaf.value  # BACKUP: the reward, for player 0
 
 
 # -- one player --------------------------------------------------------------------------------
@@ -335,6 +336,7 @@ def test_plan_mode_ends_at_a_dead_end_without_iterating() -> None:
         (K.EXPAND, 1),
         (K.LEAF, 1),
         (K.IMPROVE, 1),
+        (K.BACKUP, 1),
         (K.MOVE, 1),
     ]
 
@@ -397,6 +399,7 @@ def test_commit_solution_respects_max_moves() -> None:
         (K.EXPAND, 1, 1),
         (K.LEAF, 3, 3),
         (K.IMPROVE, 3, 3),
+        (K.BACKUP, 1, 1),
         (K.MOVE, 1, 1),
         (K.MOVE, 2, 2),
     ]

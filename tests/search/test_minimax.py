@@ -125,7 +125,9 @@ def test_alpha_beta_cuts_and_the_table_answers_transpositions() -> None:
         ("leaf", 1),
         ("improve", 1),
         ("backtrack", 0),
+        ("prune", 0),
     ]
+    assert events[-1].value == 1.0  # one move (to 2) cut off
     # 0 -> 1, 2; both lead to 3 (a transposition) -> 4, 5
     graph = Graph(
         ((1, 2), (3,), (3,), (4, 5), (), ()),

@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from searchvid.domains.base import Domain
 from searchvid.domains.quarto.rules import (
+    DRAW,
+    P0_WON,
+    P1_WON,
     PIECES,
     QuartoState,
     cell_name,
     outcome_value,
     parse_piece,
     piece_name,
+    piece_words,
     shortcuts,
 )
 from searchvid.errors import OptionError
 from searchvid.options import option
 from searchvid.render.view import View
+from searchvid.search.status import Field
 from searchvid.search.values import ValueFunction
+
+_VALUE_WORDS: dict[float, str] = {1.0: "player 0 wins", 0.5: "draw", 0.0: "player 1 wins"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,6 +105,58 @@ class QuartoDomain(Domain):
     def values(self) -> Mapping[str, ValueFunction]:
         """``outcome``: the result at the end of the game, 0.5 before it."""
         return {"outcome": outcome_value}
+
+    def status(self, node: Any) -> Sequence[Field]:
+        """Whose turn and what for, then the pieces not yet on the board.
+
+        ``player 1 to place`` (a move places the piece in hand, then gives the other player
+        theirs), ``player 0 to choose`` at the opening (a piece only), ``player 0 wins`` or
+        ``draw`` at the end; then ``pieces left 11`` (in hand or in the reserve).
+        """
+        state: QuartoState = node
+        if state.status == DRAW:
+            turn = Field("", "draw")
+        elif state.status in (P0_WON, P1_WON):
+            turn = Field("wins", f"player {state.status - P0_WON}", prefix=True)
+        elif state.hand < 0:
+            turn = Field("to choose", f"player {state.to_move}", prefix=True)
+        else:
+            turn = Field("to place", f"player {state.to_move}", prefix=True)
+        return (turn, Field("pieces left", state.empty.bit_count()))
+
+    def describe_move(self, parent: Any, child: Any) -> str | None:
+        """The move in words: ``"player 1 places the tall dark round hollow piece at b3,
+        gives the short light square solid piece"``; the opening ``"player 0 gives the ...
+        piece"``; a placement that ends the game hands nothing over. Cells are named as
+        drawn (columns a-d from the left, rows 1-4 from the bottom). None when ``child`` is
+        not one move on from ``parent``."""
+        before: QuartoState = parent
+        after: QuartoState = child
+        if before.status:
+            return None
+        gives = None
+        if after.hand >= 0:
+            if not before.pool >> after.hand & 1 or after.pool != before.pool ^ 1 << after.hand:
+                return None
+            gives = f"gives the {piece_words(after.hand)} piece"
+        elif after.pool != before.pool:
+            return None
+        player = f"player {before.to_move}"
+        if before.hand < 0:  # the opening: a piece chosen, nothing placed
+            return f"{player} {gives}" if gives and after.cells == before.cells else None
+        cell = after.last
+        if not 0 <= cell < PIECES or after.empty != before.empty ^ 1 << cell:
+            return None
+        if not before.empty >> cell & 1 or after.piece_at(cell) != before.hand:
+            return None
+        placed = f"{player} places the {piece_words(before.hand)} piece at {cell_name(cell)}"
+        return f"{placed}, {gives}" if gives else placed
+
+    def describe_value(self, value: float) -> str | None:
+        """Player 0's outcome in words: 1 ``"player 0 wins"``, 0.5 ``"draw"``, 0 ``"player 1
+        wins"``; else None. As for tic-tac-toe, 0.5 before the end means "not over yet" to
+        ``outcome``: the words are right for values a search proved."""
+        return _VALUE_WORDS.get(value)
 
 
 __all__ = ["QuartoDomain", "QuartoOptions", "QuartoState"]

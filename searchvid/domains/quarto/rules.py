@@ -66,6 +66,12 @@ def piece_name(piece: int) -> str:
     return "".join(_LETTERS[a][piece >> a & 1] for a in range(4))
 
 
+def piece_words(piece: int) -> str:
+    """The piece's four attributes in words, in the order of :data:`ATTRIBUTES`:
+    ``"tall dark round hollow"`` for ``TDRH``."""
+    return " ".join(ATTRIBUTES[a][piece >> a & 1] for a in range(4))
+
+
 def parse_piece(name: str) -> int:
     """The piece named by :func:`piece_name` (any order of the four letters, any case).
 

@@ -1,30 +1,39 @@
 """The ``railroad`` domain: Railroad Ink boards filled tile by tile (seeds 000 and 001).
 
-The root is the empty 9x9 board with its twelve exits; a move places one oriented tile on an
-open position. The goal is one network joining all twelve exits.
+The root is the empty 9x9 board with its twelve exits. Under ``rules = "puzzle"`` (the
+default, the seeds' model) a move places any oriented tile on an open position, until no tile
+fits. Under ``rules = "game"`` the published game is played: seven rounds of dice rolled at
+chance nodes, every rolled die drawn where it fits, the special-route limits (see
+:mod:`searchvid.domains.railroad.game`). The goal is one network joining all twelve exits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from searchvid.domains.base import Domain
-from searchvid.domains.railroad.network import cluster_sizes, exit_roots, networks
+from searchvid.domains.railroad import words
+from searchvid.domains.railroad.game import FACE_NAMES, GameState
+from searchvid.domains.railroad.grid import EXIT_CELLS
+from searchvid.domains.railroad.network import cluster_sizes, exit_roots, game_score, networks
 from searchvid.domains.railroad.rules import Board
 from searchvid.domains.railroad.values import (
     estimated_tiles,
     network_value,
+    outlook_value,
     partial_value,
     score_value,
 )
 from searchvid.domains.railroad.view import RailroadView
+from searchvid.errors import OptionError
 from searchvid.options import option
 from searchvid.render.view import View
+from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction
 
-__all__ = ["Board", "RailroadDomain", "RailroadOptions"]
+__all__ = ["Board", "GameState", "RailroadDomain", "RailroadOptions"]
 
 _IMPOSSIBLE = 100.0  # heuristic of a board whose exits can no longer all be joined
 
@@ -37,9 +46,26 @@ class RailroadOptions:
         "basic",
         doc=(
             "Tile set: 'basic' = the route dice and the station die (straight, curve and T "
-            "roads and rails, stations, the overpass); 'all' adds the six special routes."
+            "roads and rails, stations, the overpass); 'all' adds the six special routes. "
+            "Puzzle rules only: in the game the dice decide."
         ),
     )
+    rules: Literal["puzzle", "game"] = option(
+        "puzzle",
+        doc=(
+            "'puzzle': any tile on any open position until none fits (the seeds' model); "
+            "'game': the published game, seven rounds of four dice (chance nodes), forced "
+            "play, at most three special routes."
+        ),
+    )
+
+    def __post_init__(self) -> None:
+        if self.rules == "game" and self.tiles != "basic":
+            raise OptionError(
+                "tiles",
+                "applies to rules = 'puzzle' only; in the game the dice and the special-route "
+                "limits decide the tiles",
+            )
 
 
 def remaining_tiles(node: Any) -> float:
@@ -67,24 +93,43 @@ class RailroadDomain(Domain):
 
     options: RailroadOptions
 
-    def root(self) -> Board:
-        """The empty board with its twelve exits."""
+    def root(self) -> Board | GameState:
+        """The empty board with its twelve exits (under the game's rules, before the roll)."""
+        if self.options.rules == "game":
+            return GameState.start()
         return Board.start(self.options.tiles)
 
     def view(self) -> View:
-        """Draws boards with the tiles in ``tile_assets/railroad``."""
-        return RailroadView()
+        """Draws boards with the tiles in ``tile_assets/railroad`` (and the game's dice)."""
+        return RailroadView(self.options.rules)
 
     def label(self, node: Any) -> str:
-        """For example ``"12 tiles, networks (5, 2)"``."""
+        """For example ``"12 tiles, networks (5, 2)"``; in the game the round and dice lead:
+        ``"round 3, dice road-curve rail-t overpass, 9 tiles, no network"``."""
         sizes = cluster_sizes(node.cells)
         joined = f"networks ({', '.join(map(str, sizes))})" if sizes else "no network"
         count = node.tile_count
-        return f"{count} tile{'s' if count != 1 else ''}, {joined}"
+        tiles = f"{count} tile{'s' if count != 1 else ''}, {joined}"
+        if not isinstance(node, GameState):
+            return tiles
+        if node.is_terminal():
+            return f"game over, {game_score(node.cells).total} points, {tiles}"
+        if node.dice is None:
+            return f"round {node.round}, rolling, {tiles}"
+        dice = " ".join(FACE_NAMES[f] for f in node.dice) or "all drawn"
+        return f"round {node.round}, dice {dice}, {tiles}"
 
     def values(self) -> Mapping[str, ValueFunction]:
-        """``partial`` (seed 001), ``network`` (joins all exits) and ``score`` (the game's)."""
-        return {"partial": partial_value, "network": network_value, "score": score_value}
+        """``partial`` (seed 001), ``network`` (joins all exits) and ``score`` (the game's);
+        under the game's rules also ``outlook`` (the score, open ends at half a point)."""
+        values: dict[str, ValueFunction] = {
+            "partial": partial_value,
+            "network": network_value,
+            "score": score_value,
+        }
+        if self.options.rules == "game":
+            values["outlook"] = outlook_value
+        return values
 
     def heuristics(self) -> Mapping[str, Heuristic]:
         """``tiles``: estimated tiles still needed to join all twelve exits."""
@@ -93,3 +138,52 @@ class RailroadDomain(Domain):
     def is_goal(self, node: Any) -> bool:
         """Whether one network joins all twelve exits."""
         return len(set(exit_roots(node.cells))) == 1
+
+    def report(self, node: Any) -> Mapping[str, Any]:
+        """The game's score of the board, part by part, and the rounds played.
+
+        ``{"score": {"total", "exits", "road", "rail", "centre", "errors"}, "rounds": n}``;
+        ``rounds`` counts the rounds whose dice were rolled under the game's rules, and is
+        None under the puzzle rules, which have no rounds.
+        """
+        score = game_score(node.cells)
+        return {
+            "score": {
+                "total": score.total,
+                "exits": score.exits,
+                "road": score.longest_road,
+                "rail": score.longest_rail,
+                "centre": score.centre,
+                "errors": score.errors,
+            },
+            "rounds": node.rounds_played if isinstance(node, GameState) else None,
+        }
+
+    def status(self, node: Any) -> Sequence[Field]:
+        """``exits joined 7/12`` (exits in the largest network) and ``score 34`` (the game's
+        score); under the game's rules ``round 3/7`` first, ``game over`` at the end.
+
+        Both figures are cached per board (see :func:`words.board_figures`)."""
+        return words.status(node)
+
+    def describe_move(self, parent: Any, child: Any) -> str | None:
+        """``"rail curve at C4"`` (columns A-G, rows 1-7 from the bottom, as drawn); under the
+        game's rules ``"die 2: rail curve at C4"``, ``"special: road crossing at D5"``,
+        ``"end round 3"`` and ``"roll: road curve, rail straight, rail T, overpass"`` (see
+        :func:`words.describe_move`)."""
+        return words.describe_move(parent, child)
+
+    def describe_value(self, value: float) -> str | None:
+        """``"all 12 exits joined"`` for 1.0, else None (the number is shown).
+
+        Values are read as the default value function's, ``network``: 1.0 exactly when one
+        network joins all twelve exits, as for ``partial`` and the puzzle's ``reward``
+        (``score`` reaches 1.0 only at 120 points, far above what boards in play score:
+        at most 80 over thousands of random boards). Its other values blend estimates and
+        have no words. The twelfths of
+        ``partial`` ("9 of 12 exits joined") are not described: other value functions give
+        the same numbers (``score`` maps 0, 40 and 80 points to 1/4, 1/2 and 3/4, the generic
+        ``reward`` is 1/2 on every unfinished board), and the strip's ``exits joined`` field
+        counts the exits of the board shown anyway.
+        """
+        return f"all {len(EXIT_CELLS)} exits joined" if value == 1.0 else None

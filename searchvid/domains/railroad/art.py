@@ -9,6 +9,11 @@ the tile edge at the same place, so routes continue seamlessly from tile to tile
 Roads are dark grey bands with a white dashed centre line; rails are two black rails on brown
 ties; a station is a red building on black; the overpass carries the road over the rail on a
 bridge; exits are orange arrows pointing off the board.
+
+The game's row under the board (:data:`view.STRIP_TILE_NAMES`) uses the same palette: a
+round is a dark badge with its number and seven pips; a die is a white rounded face showing
+its route in the first orientation, greyed once drawn and crossed out in red when skipped; a
+special route drawn is a white card with an orange frame, a free slot a dashed outline.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import numpy.typing as npt
 from PIL import Image
 
 from searchvid.domains.railroad.tiles import TILES, ExitKind, Group, Side, Transport
-from searchvid.domains.railroad.view import TILE_NAMES
+from searchvid.domains.railroad.view import DIE_STATES, TILE_NAMES
 from searchvid.render.tileart import tile_art_main, write_tile_pngs
 
 __all__ = ["PALETTE", "TILE_SIZE", "draw_tile", "main", "tile_pixels", "write_tiles"]
@@ -203,6 +208,135 @@ def _open_blocks() -> Canvas:
     return canvas
 
 
+# --- the game's row: rounds, dice, special routes ----------------------------------------------
+
+_GLYPHS: dict[str, tuple[str, ...]] = {
+    "1": (".#.", "##.", ".#.", ".#.", "###"),
+    "2": ("###", "..#", "###", "#..", "###"),
+    "3": ("###", "..#", "###", "..#", "###"),
+    "4": ("#.#", "#.#", "###", "..#", "..#"),
+    "5": ("###", "#..", "###", "..#", "###"),
+    "6": ("###", "#..", "###", "#.#", "###"),
+    "7": ("###", "..#", "..#", ".#.", ".#."),
+    "?": ("###", "..#", ".##", "...", ".#."),
+}
+"""A 3x5 pixel font for the round numbers and the unrolled die."""
+
+_LO, _HI = 6, 44  # the badge, die or card spans these blocks on both axes
+_FACE = _HI - _LO - 2  # blocks of the picture inside a die or card (within the outline)
+_ROUNDS = 7
+
+
+def _rounded(lo: int, hi: int, radius: float) -> Mask:
+    """A square from block ``lo`` to ``hi`` (exclusive) with rounded corners."""
+    nx = np.clip(_X, lo + radius, hi - radius)
+    ny = np.clip(_Y, lo + radius, hi - radius)
+    mask: Mask = np.hypot(_X - nx, _Y - ny) <= radius
+    return mask
+
+
+def _glyph(canvas: Canvas, char: str, top: int, left: int, scale: int, color: int) -> None:
+    for r, row in enumerate(_GLYPHS[char]):
+        for c, bit in enumerate(row):
+            if bit == "#":
+                y, x = top + r * scale, left + c * scale
+                canvas[y : y + scale, x : x + scale] = color
+
+
+def _round_blocks(number: int | None) -> Canvas:
+    """A round badge: the number and a pip per round played; a chequered flag at the end."""
+    canvas = np.full((_B, _B), _BORDER, dtype=np.uint8)
+    outer = _rounded(_LO, _HI, 5)
+    canvas[outer] = _BLACK
+    canvas[_rounded(_LO + 1, _HI - 1, 4)] = _ROAD
+    if number is None:
+        # A chequered flag on a pole.
+        canvas[12:38, 13:15] = _LINE
+        flag = (_Y >= 12) & (_Y < 28) & (_X >= 15) & (_X < 37)
+        checks = ((_Y.astype(int) - 12) // 4 + (_X.astype(int) - 15) // 4) % 2 == 0
+        canvas[flag] = _BLACK
+        canvas[flag & checks] = _LINE
+        pips = _ROUNDS
+    else:
+        _glyph(canvas, str(number), 10, 19, 4, _LINE)
+        pips = number
+    for i in range(_ROUNDS):
+        left = 9 + 5 * i
+        canvas[34:37, left : left + 3] = _EXIT if i < pips else _GRID
+    return canvas
+
+
+def _picture(name: str) -> Canvas:
+    """Tile ``name``'s blocks shrunk to the inside of a die or card (nearest block)."""
+    tile = next(t for t in TILES if t.name == name)
+    index = ((np.arange(_FACE) + 0.5) * _B / _FACE).astype(np.intp)
+    return _tile_blocks(tile.groups)[np.ix_(index, index)]
+
+
+def _die_blocks(base: str | None, state: str) -> Canvas:
+    """A die showing ``base`` (None: not rolled yet) in one of :data:`view.DIE_STATES`."""
+    canvas = np.full((_B, _B), _BORDER, dtype=np.uint8)
+    spent = state != ""
+    body = _rounded(_LO, _HI, 5)
+    inside = _rounded(_LO + 1, _HI - 1, 4)
+    canvas[body] = _GRID if spent else _BLACK
+    face = np.full((_B, _B), _PAPER if spent else _LINE, dtype=np.uint8)
+    if base is None:
+        _glyph(face, "?", 15, 19, 4, _GRID)
+    else:
+        picture = _picture(f"{base}-r0")
+        background = (picture == _PAPER) | (picture == _GRID)
+        if spent:
+            picture = np.where(background, _PAPER, _GRID).astype(np.uint8)
+        else:
+            picture = np.where(background, _LINE, picture).astype(np.uint8)
+        face[_LO + 1 : _HI - 1, _LO + 1 : _HI - 1] = picture
+    canvas[inside] = face[inside]
+    if state == "-skipped":
+        cross = (np.abs(_X - _Y) < 2.0) | (np.abs(_X + _Y - _B) < 2.0)
+        canvas[cross & _rounded(_LO + 3, _HI - 3, 2)] = _STATION
+    return canvas
+
+
+def _special_blocks(name: str | None) -> Canvas:
+    """A special route drawn (``name``) as a framed card, or a free slot (None)."""
+    canvas = np.full((_B, _B), _BORDER, dtype=np.uint8)
+    square = (_X >= _LO) & (_X < _HI) & (_Y >= _LO) & (_Y < _HI)
+    inner = (_X >= _LO + 1) & (_X < _HI - 1) & (_Y >= _LO + 1) & (_Y < _HI - 1)
+    if name is None:
+        dashes = np.mod(_X + _Y, 6.0) < 3.0
+        canvas[square & ~inner & dashes] = _GRID
+        return canvas
+    canvas[square] = _EXIT
+    picture = _picture(f"{name}-r0")
+    background = (picture == _PAPER) | (picture == _GRID)
+    canvas[_LO + 1 : _HI - 1, _LO + 1 : _HI - 1] = np.where(background, _LINE, picture)
+    frame = square & ~((_X >= _LO + 2) & (_X < _HI - 2) & (_Y >= _LO + 2) & (_Y < _HI - 2))
+    canvas[frame] = _EXIT
+    return canvas
+
+
+def _strip_blocks(name: str) -> Canvas | None:
+    """The blocks of a tile of the game's row, or None when ``name`` is not one."""
+    if name.startswith("round-"):
+        return _round_blocks(int(name.removeprefix("round-")))
+    if name == "game-over":
+        return _round_blocks(None)
+    if name == "die-unrolled":
+        return _die_blocks(None, "")
+    if name.startswith("die-"):
+        rest = name.removeprefix("die-")
+        for state in DIE_STATES[1:]:
+            if rest.endswith(state):
+                return _die_blocks(rest.removesuffix(state), state)
+        return _die_blocks(rest, "")
+    if name == "special-slot":
+        return _special_blocks(None)
+    if name.startswith("special-"):
+        return _special_blocks(name.removeprefix("special-"))
+    return None
+
+
 def tile_pixels(name: str) -> Canvas:
     """The palette indices of tile ``name``, shape (100, 100)."""
     if name == "empty":
@@ -213,6 +347,8 @@ def tile_pixels(name: str) -> Canvas:
         blocks = _open_blocks()
     elif name.startswith("exit-"):
         blocks = _exit_blocks(ExitKind(name))
+    elif (strip := _strip_blocks(name)) is not None:
+        blocks = strip
     else:
         tile = next((t for t in TILES if t.name == name), None)
         if tile is None:

@@ -22,6 +22,7 @@ __all__ = [
     "START_CELLS",
     "constraint_key",
     "fits",
+    "fits_game",
     "is_open_key",
 ]
 
@@ -100,6 +101,26 @@ def fits(sides: tuple[int, int, int, int], key: int) -> bool:
             return False
         matches += wanted != 0
     return matches > 0
+
+
+def fits_game(sides: tuple[int, int, int, int], key: int) -> bool:
+    """Whether a tile may go on a cell with ``key`` under the published game's rules.
+
+    A route drawn must join at least one route or exit already there: some side carries the
+    same transport as the neighbour across it. Only a road end touching a rail end directly
+    is forbidden; a route end may face a tile's blank side or an empty cell, and a blank side
+    may face a route end or an exit (each open end costs a point at scoring, see
+    :mod:`searchvid.domains.railroad.network`).
+    """
+    joined = False
+    for d in range(4):
+        wanted = (key >> (2 * d)) & 3
+        if wanted == FREE or wanted == 0 or sides[d] == 0:
+            continue
+        if wanted != sides[d]:
+            return False
+        joined = True
+    return joined
 
 
 def _start_cells() -> bytes:

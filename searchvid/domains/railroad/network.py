@@ -45,6 +45,7 @@ __all__ = [
     "largest_network",
     "longest_route",
     "networks",
+    "open_ends",
 ]
 
 EXIT_POINTS: tuple[int, ...] = (0, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 45)
@@ -333,10 +334,48 @@ def _errors(cells: bytes) -> int:
     return errors
 
 
-def game_score(cells: bytes) -> Score:
-    """The game's score of a board (see the module docstring for the rules)."""
+def open_ends(cells: bytes, choices: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """The route ends that lead nowhere yet, as ``(live, dead)``.
+
+    A live end leads into an empty interior cell that some tile still fits (``choices`` of
+    its constraint key), so it may yet be continued; a dead end can never be: it faces a
+    blank side, the other transport, or an empty cell no tile fits. ``live + dead`` is the
+    board's :attr:`Score.errors`.
+    """
+    live = dead = 0
+    f0, f1, f2, f3 = FACING
+    for c in INTERIOR:
+        sides = SIDES[cells[c]]
+        for d in range(4):
+            transport = sides[d]
+            if not transport:
+                continue
+            other = c + OFFSETS[d]
+            code = cells[other]
+            if code == EMPTY:
+                if other in _INTERIOR_SET:
+                    n, e, s, w = other - SIZE, other + 1, other + SIZE, other - 1
+                    key = f0[cells[n]] | f1[cells[e]] | f2[cells[s]] | f3[cells[w]]
+                    if choices[key]:
+                        live += 1
+                    else:
+                        dead += 1
+            elif SIDES[code][(d + 2) % 4] != transport:
+                dead += 1
+    return live, dead
+
+
+def game_score(cells: bytes, *, sizes: Sequence[int] | None = None) -> Score:
+    """The game's score of a board (see the module docstring for the rules).
+
+    Args:
+        cells: The board's bytes.
+        sizes: :func:`cluster_sizes` of the board, when the caller has them already.
+    """
+    if sizes is None:
+        sizes = cluster_sizes(cells)
     return Score(
-        exits=sum(EXIT_POINTS[n] for n in cluster_sizes(cells)),
+        exits=sum(EXIT_POINTS[n] for n in sizes),
         longest_road=longest_route(cells, Transport.ROAD),
         longest_rail=longest_route(cells, Transport.RAIL),
         centre=sum(1 for c in CENTRE if cells[c]),

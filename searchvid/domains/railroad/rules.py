@@ -17,6 +17,9 @@ Placement is decided per cell from a small *constraint key*: for each side, what
 neighbour shows there (0 blank, 1 road, 2 rail, 3 nothing yet). The tiles that fit each of
 the 256 keys are computed once per tile set, so listing the children is a few table look-ups
 per empty cell.
+
+These are the puzzle's rules (``rules = "puzzle"``). The published game, where a route end may
+face a blank side, has its own tables and states: :mod:`searchvid.domains.railroad.game`.
 """
 
 from __future__ import annotations

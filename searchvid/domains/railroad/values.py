@@ -4,6 +4,8 @@
 - ``network``: guides a search towards one network joining all twelve exits (see
   :func:`network_value`).
 - ``score``: the game's score mapped linearly onto [0, 1].
+- ``outlook`` (game rules): the score of a board still in play, counting only half a point
+  for a route end that may yet be continued (see :func:`outlook_value`).
 """
 
 from __future__ import annotations
@@ -11,12 +13,19 @@ from __future__ import annotations
 from typing import Any
 
 from searchvid.domains.railroad.grid import EXIT_CELLS, SIZE
-from searchvid.domains.railroad.network import Network, game_score, largest_network, networks
+from searchvid.domains.railroad.network import (
+    Network,
+    game_score,
+    largest_network,
+    networks,
+    open_ends,
+)
 
 __all__ = [
     "SCORE_RANGE",
     "estimated_tiles",
     "network_value",
+    "outlook_value",
     "partial_value",
     "score_value",
 ]
@@ -42,9 +51,25 @@ def partial_value(node: Any) -> float:
 
 def score_value(node: Any) -> float:
     """The game's score mapped linearly from :data:`SCORE_RANGE` onto [0, 1], clamped."""
+    return _unit(game_score(node.cells).total)
+
+
+def _unit(total: float) -> float:
     low, high = SCORE_RANGE
-    total = game_score(node.cells).total
     return min(1.0, max(0.0, (total - low) / (high - low)))
+
+
+def outlook_value(node: Any) -> float:
+    """The game's score of a board still in play, mapped like ``score``, in [0, 1].
+
+    As the score, but a route end that leads into an empty cell some tile still fits (by
+    the node's ``rules.choices``) costs half a point instead of one: it may yet be
+    continued. Route ends that never can (against a blank side, into a cell nothing fits)
+    cost a full point. Equals ``score`` on a board without open ends; cheap (one scoring).
+    """
+    score = game_score(node.cells)
+    live, dead = open_ends(node.cells, node.rules.choices)
+    return _unit(score.total + score.errors - dead - 0.5 * live)
 
 
 def estimated_tiles(nets: list[Network]) -> int:

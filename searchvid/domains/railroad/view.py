@@ -1,21 +1,56 @@
-"""The Railroad Ink view: a board as a 9x9 grid of tile ids.
+"""The Railroad Ink view: a board as a 9x9 grid of tile ids, plus a row for the game's dice.
 
 Tile ids follow the cell bytes: id 0 is ``"empty"`` (a border cell without an exit), ids
 ``1 + tile.id`` are the oriented tiles, then the eight exit kinds; two more ids mark the
 empty interior cells, ``"empty-cell"`` and ``"open"`` (an open position: a route leads in).
+The tiles of the game's row follow (:data:`STRIP_TILE_NAMES`).
+
+Under ``rules = "game"`` a tenth row shows, left to right: the round (``round-N``, or
+``game-over``), the four dice of the round (drawn dice greyed, skipped dice crossed out; at
+a chance node the last round's dice as they ended, before the first roll blank dice), a gap,
+and three slots for the special routes drawn (in the order of :data:`game.SPECIAL_NAMES`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import numpy as np
 
+from searchvid.domains.railroad.game import (
+    FACE_NAMES,
+    MAX_SPECIALS,
+    ROUNDS,
+    SPECIAL_NAMES,
+    GameState,
+)
 from searchvid.domains.railroad.grid import INTERIOR, SIZE
 from searchvid.domains.railroad.tiles import TILES, ExitKind
 from searchvid.render.view import TileGrid, TileSet
 
-__all__ = ["EMPTY_CELL_ID", "OPEN_ID", "TILE_NAMES", "RailroadView"]
+__all__ = [
+    "DIE_STATES",
+    "EMPTY_CELL_ID",
+    "OPEN_ID",
+    "STRIP_TILE_NAMES",
+    "TILE_NAMES",
+    "RailroadView",
+    "strip_names",
+]
+
+DIE_STATES: tuple[str, ...] = ("", "-placed", "-skipped")
+"""Suffixes of a die tile: to be drawn, drawn (greyed), skipped (crossed out)."""
+
+STRIP_TILE_NAMES: tuple[str, ...] = (
+    *(f"round-{n}" for n in range(1, ROUNDS + 1)),
+    "game-over",
+    "die-unrolled",
+    *(f"die-{face}{state}" for face in FACE_NAMES for state in DIE_STATES),
+    "special-slot",
+    *(f"special-{name}" for name in SPECIAL_NAMES),
+)
+"""The tiles of the game's row: rounds, dice in their three states, special-route slots."""
 
 TILE_NAMES: tuple[str, ...] = (
     "empty",
@@ -23,35 +58,73 @@ TILE_NAMES: tuple[str, ...] = (
     *(k.value for k in ExitKind),
     "empty-cell",
     "open",
+    *STRIP_TILE_NAMES,
 )
 """Every tile the view uses, in id order; the first 67 ids equal the cell bytes."""
 
 EMPTY_CELL_ID = TILE_NAMES.index("empty-cell")
 OPEN_ID = TILE_NAMES.index("open")
+_ID = {name: i for i, name in enumerate(TILE_NAMES)}
 
 _INTERIOR_MASK = np.zeros(SIZE * SIZE, dtype=bool)
 _INTERIOR_MASK[list(INTERIOR)] = True
 
 
-class RailroadView:
-    """Draws boards with the art in ``tile_assets/railroad``."""
+def strip_names(node: GameState) -> list[str]:
+    """The nine tiles of the game's row for ``node``, left to right."""
+    done = node.is_terminal()
+    names = ["game-over" if done else f"round-{node.round}"]
+    roll = node.roll
+    if not roll:
+        names += ["die-unrolled"] * 4
+    else:
+        # The dice not left to draw were drawn, but for those skipped at the end of the round
+        # (shown at the next chance node); among equal faces the spent ones come first.
+        skipped = Counter(node.skipped)
+        placed = Counter(roll) - Counter(node.dice or ()) - skipped
+        for face in roll:
+            name = f"die-{FACE_NAMES[face]}"
+            if placed[face]:
+                placed[face] -= 1
+                name += "-placed"
+            elif skipped[face]:
+                skipped[face] -= 1
+                name += "-skipped"
+            names.append(name)
+    names.append("empty")
+    used = [f"special-{n}" for i, n in enumerate(SPECIAL_NAMES) if node.specials_used >> i & 1]
+    names += used + ["special-slot"] * (MAX_SPECIALS - len(used))
+    return names
 
-    def __init__(self) -> None:
+
+class RailroadView:
+    """Draws boards with the art in ``tile_assets/railroad``.
+
+    Args:
+        rules: ``"game"`` adds the row of the round, its dice and the special routes.
+    """
+
+    def __init__(self, rules: str = "puzzle") -> None:
         self._tileset = TileSet(names=TILE_NAMES, folder="railroad")
+        self._game = rules == "game"
 
     @property
     def tileset(self) -> TileSet:
-        """Every oriented tile, the exits, and the empty and open markers."""
+        """Every oriented tile, the exits, the empty and open markers, the game's row."""
         return self._tileset
 
     @property
     def shape(self) -> tuple[int, int]:
-        """The 9x9 board, border included."""
-        return (SIZE, SIZE)
+        """The 9x9 board, border included; one more row under it under the game's rules."""
+        return (SIZE + 1, SIZE) if self._game else (SIZE, SIZE)
 
     def grid(self, node: Any) -> TileGrid:
-        """Tile ids of ``node``: its cells, with empty interior cells shown empty or open."""
+        """Tile ids of ``node``: its cells, with empty interior cells shown empty or open;
+        under the game's rules the row of the round, its dice and the special routes."""
         cells = np.frombuffer(node.cells, dtype=np.uint8).astype(np.int16)
         cells[(cells == 0) & _INTERIOR_MASK] = EMPTY_CELL_ID
         cells[node.open_cells()] = OPEN_ID
-        return cells.reshape(SIZE, SIZE)
+        if not self._game:
+            return cells.reshape(SIZE, SIZE)
+        strip = np.array([_ID[name] for name in strip_names(node)], dtype=np.int16)
+        return np.concatenate([cells, strip]).reshape(SIZE + 1, SIZE)

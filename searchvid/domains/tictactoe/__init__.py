@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from searchvid.domains.base import Domain
-from searchvid.domains.tictactoe.rules import Board, geometry, lines_value, outcome_value
+from searchvid.domains.tictactoe.rules import (
+    DRAW,
+    O_WON,
+    ONGOING,
+    X_WON,
+    Board,
+    X,
+    geometry,
+    lines_value,
+    outcome_value,
+)
 from searchvid.errors import OptionError
 from searchvid.options import option
 from searchvid.render.view import View
+from searchvid.search.status import Field
 from searchvid.search.values import ValueFunction
+
+_MARKS = ("X", "O")  # by player: X is player 0
+_STATUS: dict[int, Field | None] = {  # by Board.status; None while the game goes on
+    ONGOING: None,
+    X_WON: Field("wins", "X", prefix=True),
+    O_WON: Field("wins", "O", prefix=True),
+    DRAW: Field("", "draw"),
+}
+_VALUE_WORDS: dict[float, str] = {1.0: "X wins", 0.5: "draw", 0.0: "O wins"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,6 +97,38 @@ class TicTacToeDomain(Domain):
     def values(self) -> Mapping[str, ValueFunction]:
         """``outcome`` (0.5 until the game ends) and ``lines`` (a guess from open lines)."""
         return {"outcome": outcome_value, "lines": lines_value}
+
+    def status(self, node: Any) -> Sequence[Field]:
+        """``X to move`` while the game goes on, then ``X wins``, ``O wins`` or ``draw``."""
+        board: Board = node
+        return (_STATUS[board.status] or Field("to move", _MARKS[board.to_move], prefix=True),)
+
+    def describe_move(self, parent: Any, child: Any) -> str | None:
+        """``"X at b3"``: the mark, then the cell as drawn (columns a.. from the left, rows
+        1.. from the bottom, like a chess board); None when ``child`` is not one move on."""
+        before: Board = parent
+        after: Board = child
+        cell = after.last
+        if before.status != ONGOING or not 0 <= cell < before.geo.cells:
+            return None
+        bit = 1 << cell
+        if before.to_move == X:
+            marked = after.x == before.x | bit and after.o == before.o
+        else:
+            marked = after.o == before.o | bit and after.x == before.x
+        if (before.x | before.o) & bit or not marked:
+            return None
+        return f"{_MARKS[before.to_move]} at {after.cell_name(cell)}"
+
+    def describe_value(self, value: float) -> str | None:
+        """X's outcome in words: 1 ``"X wins"``, 0.5 ``"draw"``, 0 ``"O wins"``; else None.
+
+        These are the values minimax backs up from the end of the game (``outcome`` and
+        ``lines`` give the same at a finished game). Before the end ``outcome`` is 0.5 too,
+        meaning "not over yet", and an MCTS mean of exactly 0.5 is not a proven draw either:
+        the words are right for what searches prove, a guess for the rest.
+        """
+        return _VALUE_WORDS.get(value)
 
 
 __all__ = ["Board", "TicTacToeDomain", "TicTacToeOptions"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +11,7 @@ from searchvid.domains.tree.rules import Tree, TreeNode
 from searchvid.errors import OptionError
 from searchvid.options import option
 from searchvid.render.view import View
+from searchvid.search.status import Field
 
 _SEED_TREE: Mapping[str, Any] = {
     "Algorithms": {
@@ -63,3 +64,14 @@ class TreeDomain(Domain):
 
     def label(self, node: Any) -> str:
         return str(node.label)
+
+    def status(self, node: Any) -> Sequence[Field]:
+        """``at Beam Search``: the label of the node shown."""
+        return (Field("at", str(node.label)),)
+
+    def describe_move(self, parent: Any, child: Any) -> str | None:
+        """``"go to Beam Search"``: the child's label; None when ``child`` is not a child of
+        ``parent``."""
+        if not any(kid is child.tree for kid in parent.tree.children):
+            return None
+        return f"go to {child.label}"

@@ -3,12 +3,13 @@
 Layout: one band of rows per depth (a row of node boxes, then a row of connectors down to
 the next depth); leaves spread left to right in the order written, each parent centred over
 its children. Every node is a labelled box ``BOX`` tiles wide; connectors are tiles with a
-line on any of their four half-edges. The grid shows, from the node alone:
+line on any of their four half-edges. A frame shows:
 
 - the current node (strong fill) and the search stack, its ancestors (lighter fill), joined
   by highlighted edges;
-- visited nodes (those before the current one in pre-order, as a depth-first search sees
-  them) and unvisited ones.
+- the nodes the search has visited so far, in the order of its events (:meth:`TreeView.observe`),
+  whatever the algorithm: depth first, level by level, random walks, playouts;
+- frontier nodes, generated (``EXPAND``) but not visited yet, and unvisited ones.
 
 Tiles are drawn at run time with Pillow at the requested size, without anti-aliasing and
 from a handful of flat colours, so GIF palettes stay exact.
@@ -17,15 +18,16 @@ from a handful of flat colours, so GIF palettes stay exact.
 from __future__ import annotations
 
 import enum
-import itertools
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
 from searchvid.domains.tree.rules import Tree, TreeNode
 from searchvid.errors import UsageError
 from searchvid.render.view import TileGrid, TileSet
+from searchvid.search.events import Event, EventKind
 
 BOX = 3
 """Tiles per node box (odd, so a box has a centre tile for the edges)."""
@@ -53,6 +55,8 @@ class NodeState(enum.IntEnum):
     VISITED = 1
     STACK = 2
     CURRENT = 3
+    FRONTIER = 4
+    """Generated (an ``EXPAND`` event: on a frontier, added to a search tree), not visited."""
 
 
 FILL: dict[NodeState, Colour] = {
@@ -60,6 +64,7 @@ FILL: dict[NodeState, Colour] = {
     NodeState.VISITED: (176, 198, 226),
     NodeState.STACK: (255, 206, 110),
     NodeState.CURRENT: (240, 112, 56),
+    NodeState.FRONTIER: (204, 230, 188),
 }
 _STATES = len(NodeState)
 MAX_NODES = (np.iinfo(np.int16).max + 1 - _EDGE_TILES) // (_STATES * BOX)
@@ -117,7 +122,20 @@ def _layout(tree: Tree) -> tuple[_Layout, dict[int, int]]:
 
 
 class TreeView:
-    """Draws the nodes of one :class:`Tree` as a tree diagram.
+    """Draws the nodes of one :class:`Tree` as a tree diagram, marking what the search visited.
+
+    The view remembers history: the renderer feeds it every event of the stream, in order,
+    through :meth:`observe`, and :meth:`grid` draws a node as of the events observed so far.
+    A node counts as visited once an event has shown it (any kind whose
+    :attr:`~searchvid.search.events.EventKind.shows_state` is true) or a node below it: a
+    search only reaches a node through its ancestors, so an MCTS playout ending in a leaf
+    marks the nodes it passed through. ``EXPAND`` marks a node as frontier (generated, not
+    visited) until an event shows it.
+
+    A caller that never calls :meth:`observe` (a loop of its own through
+    :class:`~searchvid.render.pipeline.VideoWriter`) still fills the tree: each node passed
+    to :meth:`grid` then counts as visited from that frame on. One view follows one search;
+    :meth:`reset` forgets it.
 
     Args:
         tree: The tree whose nodes (:class:`TreeNode` over the same ``Tree`` objects) will be
@@ -147,6 +165,21 @@ class TreeView:
         ]
         self._tileset = TileSet(names=tuple(edge_names + node_names), draw=self._draw)
         self._base, self._box_cells = self._base_grid()
+        self._base_flat = self._base.reshape(-1)
+        # The edge down to each node from its parent, in flat indices of its connector row:
+        # the parent's end, the node's end, the leftmost cell and the length of the span.
+        parent = np.array(layout.parent, dtype=np.intp)
+        centre = np.array(layout.centre, dtype=np.intp)
+        row = (2 * np.array(layout.depth, dtype=np.intp) - 1) * layout.cols
+        top = np.where(parent >= 0, centre[parent], centre)
+        self._edge_top = row + top
+        self._edge_bottom = row + centre
+        self._edge_left = row + np.minimum(top, centre)
+        self._edge_span = np.abs(top - centre)
+        self._marks = self._base.copy()
+        """The base grid with the visited and frontier marks: what every frame starts from."""
+        self._state = bytearray(count)  # NodeState of each node in _marks
+        self._observed = False
         self._fonts: dict[int, tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]] = {}
         self._boxes: dict[tuple[int, NodeState, int], Image.Image] = {}
 
@@ -160,34 +193,92 @@ class TreeView:
         """``(rows, cols)``: two rows per depth but the last; ``BOX + GAP`` columns per leaf."""
         return self._layout.rows, self._layout.cols
 
+    def observe(self, event: Event) -> None:
+        """Take in the next event of the search: mark the node it shows as visited.
+
+        ``EXPAND`` marks its node as frontier unless it is visited already; kinds that do not
+        show a state (``IMPROVE`` and other annotations) change nothing. From the first call
+        on, :meth:`grid` no longer counts the nodes it draws as visited.
+
+        Raises:
+            ValueError: The event shows a node that is not of this view's tree.
+        """
+        self._observed = True
+        kind = event.kind
+        if kind is EventKind.EXPAND:
+            i = self._node_index(event.node)
+            if self._state[i] == NodeState.UNVISITED:
+                self._mark(i, NodeState.FRONTIER)
+        elif kind.shows_state:
+            self._visit(self._node_index(event.node))
+
+    def reset(self) -> None:
+        """Forget every event observed and node drawn: nothing is visited any more."""
+        self._marks = self._base.copy()
+        self._state = bytearray(len(self._state))
+        self._observed = False
+
     def grid(self, node: TreeNode) -> TileGrid:
-        """The diagram with ``node`` current, its ancestors on the stack and the nodes before
-        it in pre-order visited."""
-        current = self._index.get(id(node.tree))
-        if current is None:
-            raise ValueError(f"{node!r} is not a node of this view's tree")
-        grid = self._base.copy()
+        """The diagram with ``node`` current, its ancestors on the stack joined by highlighted
+        edges, and the nodes visited so far (see :meth:`observe`) marked.
+
+        Costs one copy of the grid plus work linear in the depth of ``node``, however many
+        nodes the tree has.
+
+        Raises:
+            ValueError: ``node`` is not a node of this view's tree.
+        """
+        current = self._node_index(node)
+        if not self._observed:
+            self._visit(current)
+        grid = self._marks.copy()
         flat = grid.reshape(-1)
-        base = self._base.reshape(-1)
-        visited = self._box_cells[:current]
-        flat[visited] += np.int16(BOX * NodeState.VISITED)
-        path = [self._index[id(up.tree)] for up in node.ancestors()]
-        for i in path:
-            cells = self._box_cells[i]
-            flat[cells] = base[cells] + np.int16(BOX * NodeState.STACK)
+        path = self._path(current)  # current first, the root last
+        cells = self._box_cells[path[1:]].reshape(-1)
+        flat[cells] = self._base_flat[cells] + np.int16(BOX * NodeState.STACK)
         cells = self._box_cells[current]
-        flat[cells] = base[cells] + np.int16(BOX * NodeState.CURRENT)
-        path.append(current)
-        layout = self._layout
-        for up, down in itertools.pairwise(path):
-            row = 2 * layout.depth[up] + 1
-            top, bottom = layout.centre[up], layout.centre[down]
-            low, high = min(top, bottom), max(top, bottom)
-            grid[row, top] += _NORTH
-            grid[row, bottom] += _SOUTH
-            grid[row, low + 1 : high + 1] += _WEST
-            grid[row, low:high] += _EAST
+        flat[cells] = self._base_flat[cells] + np.int16(BOX * NodeState.CURRENT)
+        below = path[:-1]  # the path's edges: one above each of its nodes but the root
+        if below.size:
+            # The edges lie in distinct connector rows, so each fancy-indexed add below hits
+            # a cell at most once.
+            flat[self._edge_top[below]] += np.int16(_NORTH)
+            flat[self._edge_bottom[below]] += np.int16(_SOUTH)
+            east = _runs(self._edge_left[below], self._edge_span[below])
+            flat[east] += np.int16(_EAST)
+            flat[east + 1] += np.int16(_WEST)
         return grid
+
+    def _node_index(self, node: object) -> int:
+        """The pre-order index of ``node``.
+
+        Raises:
+            ValueError: ``node`` is not a node of this view's tree.
+        """
+        i = self._index.get(id(getattr(node, "tree", None)))
+        if i is None:
+            raise ValueError(f"{node!r} is not a node of this view's tree")
+        return i
+
+    def _path(self, i: int) -> npt.NDArray[np.intp]:
+        """Node ``i`` and its ancestors, up to the root."""
+        parent = self._layout.parent
+        path = [i]
+        while (i := parent[i]) >= 0:
+            path.append(i)
+        return np.array(path, dtype=np.intp)
+
+    def _mark(self, i: int, state: NodeState) -> None:
+        cells = self._box_cells[i]
+        self._marks.reshape(-1)[cells] = self._base_flat[cells] + np.int16(BOX * state)
+        self._state[i] = state
+
+    def _visit(self, i: int) -> None:
+        """Mark node ``i`` and its ancestors visited (visited nodes' ancestors all are)."""
+        parent = self._layout.parent
+        while i >= 0 and self._state[i] != NodeState.VISITED:
+            self._mark(i, NodeState.VISITED)
+            i = parent[i]
 
     def _base_grid(self) -> tuple[TileGrid, np.ndarray]:
         """Every node unvisited, every edge plain; and each node's box cells (flat indices)."""
@@ -286,6 +377,13 @@ def _set_digit(grid: TileGrid, row: int, col: int, weight: int) -> None:
     """Set a half-edge of a connector tile to a plain line (idempotent)."""
     if (int(grid[row, col]) // weight) % 3 == 0:
         grid[row, col] += weight
+
+
+def _runs(starts: npt.NDArray[np.intp], lengths: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """The indices ``starts[k] + j`` for ``0 <= j < lengths[k]``, for every ``k``, in order."""
+    runs: npt.NDArray[np.intp] = (starts + lengths - lengths.cumsum()).repeat(lengths)
+    runs += np.arange(len(runs), dtype=np.intp)
+    return runs
 
 
 def _node_id(i: int, state: NodeState, part: int) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from searchvid.domains.watersort.rules import (
 from searchvid.errors import OptionError
 from searchvid.options import option
 from searchvid.render.view import View
+from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction
 
 SEED_TUBES: tuple[tuple[int, ...], ...] = (
@@ -115,6 +116,36 @@ class WaterSortDomain(Domain):
 
     def is_goal(self, node: Any) -> bool:
         return bool(node.is_solved())
+
+    def status(self, node: Any) -> Sequence[Field]:
+        """``pours 12`` (pours from the start to this state, which the state carries) and
+        ``tubes done 5/12`` (tubes full of one colour, of one per colour)."""
+        return (
+            Field("pours", node.pours),
+            Field("tubes done", node.sorted_tubes(), of=self.colours),
+        )
+
+    def describe_move(self, parent: Any, child: Any) -> str | None:
+        """``"pour tube 3 into tube 7"``: tubes numbered from 1, left to right as drawn.
+
+        States keep their tubes in the order the view draws them (only :meth:`WaterState.key`
+        sorts them), so the numbers are the columns on screen. None when ``child`` is not
+        ``parent`` after the pour it records.
+        """
+        pour = child.pour
+        if pour is None or not parent.is_legal(pour) or parent.after(pour).tubes != child.tubes:
+            return None
+        source, target = pour
+        return f"pour tube {source + 1} into tube {target + 1}"
+
+    def describe_value(self, value: float) -> str | None:
+        """``"solved"`` for 1.0, else None (the number is shown).
+
+        1.0 means solved under every value function offered (``progress``, ``sorted`` and the
+        generic ``reward``); other numbers mean different things under each (``progress``
+        0.75 and ``sorted`` 0.75 are not the same state), so they are left as numbers.
+        """
+        return "solved" if value == 1.0 else None
 
 
 __all__ = ["SEED_TUBES", "WaterSortDomain", "WaterSortOptions", "WaterState"]

@@ -1,14 +1,14 @@
-"""Solution paths kept as parent links between keys, replayed by regenerating the states.
+"""Solution paths kept as parent links between tree nodes, replayed by regenerating the states.
 
-Frontier searches store one ``key -> parent key`` entry per node they keep (the root's parent
-is None), never whole paths; when a goal is found the path of keys is read back from the
-goal and the states are rebuilt from the root by picking, at each step, the child with the
-next key.
+Frontier searches number their tree nodes and store, per id, the parent's id (None for the
+root) and the node's key, never whole paths or states; when a goal is found its path of ids
+is read back from the goal and the states are rebuilt from the root by picking, at each
+step, the child with the next key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 from searchvid.errors import RunError
@@ -16,15 +16,15 @@ from searchvid.search.events import Event, EventKind
 from searchvid.search.node import key_of
 
 
-def key_path(parents: Mapping[Hashable, Hashable | None], goal: Hashable) -> list[Hashable]:
-    """The keys from the root to ``goal``, following ``parents`` (the root's parent is None)."""
-    keys = [goal]
-    parent = parents[goal]
+def id_path(ups: Sequence[int | None], goal: int) -> list[int]:
+    """The tree-node ids from the root to ``goal``, following ``ups`` (parent id by id)."""
+    ids = [goal]
+    parent = ups[goal]
     while parent is not None:
-        keys.append(parent)
-        parent = parents[parent]
-    keys.reverse()
-    return keys
+        ids.append(parent)
+        parent = ups[parent]
+    ids.reverse()
+    return ids
 
 
 def replay_nodes(root: Any, keys: list[Hashable]) -> Iterator[Any]:
@@ -47,11 +47,23 @@ def replay_nodes(root: Any, keys: list[Hashable]) -> Iterator[Any]:
 
 def replay_events(
     root: Any,
-    parents: Mapping[Hashable, Hashable | None],
-    goal: Hashable,
+    keys: Sequence[Hashable],
+    ups: Sequence[int | None],
+    goal: int,
     value: Any,
     step: int,
 ) -> Iterator[Event]:
-    """``MOVE`` events from the root (depth 0) to the goal, numbered from ``step``."""
-    for depth, node in enumerate(replay_nodes(root, key_path(parents, goal))):
-        yield Event(EventKind.MOVE, node, depth, step + depth, value(node))
+    """``MOVE`` events from the root (depth 0) to tree node ``goal``, numbered from ``step``.
+
+    Args:
+        root: The root state.
+        keys: The key of each tree node, by id.
+        ups: The parent id of each tree node, by id (None for the root).
+        goal: The id of the goal's tree node.
+        value: The value function reported with each MOVE.
+        step: The step of the first MOVE.
+    """
+    ids = id_path(ups, goal)
+    nodes = replay_nodes(root, [keys[i] for i in ids])
+    for depth, (node, nid) in enumerate(zip(nodes, ids, strict=True)):
+        yield Event(EventKind.MOVE, node, depth, step + depth, value(node), nid, ups[nid])

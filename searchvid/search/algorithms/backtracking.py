@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm
-from searchvid.search.events import Event, EventKind
+from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of, key_of
 
 _ENTER = EventKind.ENTER
@@ -51,6 +51,11 @@ class Backtracking(Algorithm[BacktrackingOptions]):
       ``BACKTRACK`` with that (parent) node, its depth and value -- also after its last
       child, just before the search leaves it. The root's last ``BACKTRACK`` ends the stream.
 
+    Tree nodes (:class:`~searchvid.search.events.Event` ``id`` and ``parent``): every
+    ENTER/LEAF creates one, so ids number the visited nodes in pre-order (the root 0), and
+    its parent is the node below it on the stack. IMPROVE carries the improved node's id,
+    BACKTRACK the id of the node returned to; each also carries that node's parent.
+
     On the seed's "Algorithms" tree the ENTER/LEAF/BACKTRACK nodes are exactly the seed's
     15 observations, Root ... Root.
     """
@@ -85,11 +90,14 @@ class Backtracking(Algorithm[BacktrackingOptions]):
                 return None, None
             return first, kids
 
-        # frames: (node, remaining children, value, key); the top frame's depth is len - 1
-        frames: list[tuple[Any, Iterator[Any], float, Hashable]] = []
+        # frames: (node, remaining children, value, key, tree id, parent id); the top
+        # frame's depth is len - 1
+        frames: list[tuple[Any, Iterator[Any], float, Hashable, int, int | None]] = []
         best = -math.inf
         step = 0
         node = root
+        nid = 0  # the tree id of `node`, its pre-order number
+        parent: int | None = None
         while True:
             depth = len(frames)
             v = value(node)
@@ -100,26 +108,32 @@ class Backtracking(Algorithm[BacktrackingOptions]):
                     seen.add(key)
             else:
                 first, rest = open_children(node, key)
-            yield Event(_LEAF if rest is None else _ENTER, node, depth, step, v)
+            yield new_event(
+                Event, (_LEAF if rest is None else _ENTER, node, depth, step, v, nid, parent)
+            )
             step += 1
             if v > best:
                 best = v
-                yield Event(_IMPROVE, node, depth, step, v)
+                yield new_event(Event, (_IMPROVE, node, depth, step, v, nid, parent))
                 step += 1
             if goal is not None and goal(node):
                 return
             if rest is not None:
-                frames.append((node, rest, v, key))
+                frames.append((node, rest, v, key, nid, parent))
                 node = first
+                parent = nid
+                nid += 1
                 continue
             # a leaf: return up the stack until a node has another child
+            nid += 1
             while frames:
-                parent, siblings, pv, pkey = frames[-1]
-                yield Event(_BACKTRACK, parent, len(frames) - 1, step, pv)
+                above, siblings, pv, pkey, pid, pparent = frames[-1]
+                yield new_event(Event, (_BACKTRACK, above, len(frames) - 1, step, pv, pid, pparent))
                 step += 1
                 nxt = next(siblings, None)
                 if nxt is not None:
                     node = nxt
+                    parent = pid
                     break
                 frames.pop()
                 if mode == "path":

@@ -13,9 +13,20 @@ Events common to all four (each class docstring adds its order):
 - ``IMPROVE`` right after, when its value strictly beats every earlier node's.
 - With ``expand_events``: ``EXPAND`` for each child newly added to the frontier, in order,
   right after that (depth one more).
+- Without ``expand_events``: ``FRONTIER`` (an annotation) instead of each ``EXPAND`` --
+  except in beam search, which reports its children when it ranks a level (see
+  :class:`BeamSearch`).
 - When the node is a goal (the domain's goal test): the search stops and, with ``replay``,
   emits ``MOVE`` for each node of the path from the root (depth 0) to the goal.
 - Otherwise the stream ends when the frontier is empty (e.g. an unsolvable puzzle).
+
+Tree nodes (``id`` and ``parent`` of the events): a key is one tree node, created when it is
+generated (the root, id 0, first appears in its ``ENTER``/``LEAF``). ``FRONTIER``/``EXPAND``
+create ids, their parent being the node expanded; a node's ``ENTER``/``LEAF`` (when it is
+taken from the frontier: closed) and ``IMPROVE`` carry its id, ``MOVE`` the ids of the
+path's tree nodes. Children skipped as duplicates get no event and no id. One exception:
+when A* reaches a key again by a shorter path, that key gets a new tree node (a new id
+below the node that found the shorter path), since a tree node's parent never changes.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Hashable, Iterator
+from collections.abc import Generator, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,13 +42,15 @@ from searchvid.options import option
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.algorithms._access import key_function
 from searchvid.search.algorithms._replay import replay_events
-from searchvid.search.events import Event, EventKind
+from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of
 
 _ENTER = EventKind.ENTER
 _LEAF = EventKind.LEAF
 _EXPAND = EventKind.EXPAND
 _IMPROVE = EventKind.IMPROVE
+_FRONTIER = EventKind.FRONTIER
+_DROP = EventKind.DROP
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,58 +90,72 @@ class _Visits:
     """The events every frontier search emits for a node it takes from its frontier.
 
     ``ENTER``/``LEAF``, ``IMPROVE`` on a new best value, then at a goal the ``MOVE`` replay
-    (and :attr:`done` is set), else the optional ``EXPAND`` events. Keeps the step counter
-    and the best value across nodes.
+    (and :attr:`done` is set), else an ``EXPAND`` (or ``FRONTIER``) event per new child.
+    Keeps the step counter, the best value across nodes, and the search's tree: the key
+    (:attr:`keys`) and parent id (:attr:`ups`) of each tree node, by id, which the search
+    appends to as it creates tree nodes.
     """
 
     __slots__ = (
         "best",
         "done",
         "expand_events",
+        "frontier_events",
         "goal",
-        "parents",
+        "keys",
         "replay",
         "root",
         "step",
+        "ups",
         "value",
     )
 
     def __init__(
         self,
         root: Any,
-        parents: dict[Hashable, Hashable | None],
+        root_key: Hashable,
         algorithm: Algorithm[Any],
         options: FrontierOptions,
+        *,
+        frontier_events: bool = True,
     ) -> None:
         self.root = root
-        self.parents = parents
+        self.keys: list[Hashable] = [root_key]
+        self.ups: list[int | None] = [None]
         self.value = algorithm.value
         self.goal = algorithm.goal
         self.replay = options.replay
         self.expand_events = options.expand_events
+        self.frontier_events = frontier_events and not options.expand_events
         self.step = 0
         self.best = -math.inf
         self.done = False
 
     def report(
-        self, node: Any, k: Hashable, depth: int, v: float, new: list[Any]
+        self, node: Any, nid: int, depth: int, v: float, new: list[Any], first: int
     ) -> Iterator[Event]:
-        """Events for ``node`` (key ``k``, value ``v``) whose new frontier children are ``new``."""
+        """Events for ``node`` (tree node ``nid``, value ``v``).
+
+        Its new frontier children are ``new``, tree nodes ``first``, ``first + 1``, ...
+        """
         step = self.step
-        yield Event(_ENTER if new else _LEAF, node, depth, step, v)
+        parent = self.ups[nid]
+        yield new_event(Event, (_ENTER if new else _LEAF, node, depth, step, v, nid, parent))
         step += 1
         if v > self.best:
             self.best = v
-            yield Event(_IMPROVE, node, depth, step, v)
+            yield new_event(Event, (_IMPROVE, node, depth, step, v, nid, parent))
             step += 1
         if self.goal is not None and self.goal(node):
             self.done = True
             if self.replay:
-                yield from replay_events(self.root, self.parents, k, self.value, step)
+                yield from replay_events(self.root, self.keys, self.ups, nid, self.value, step)
             return
-        if self.expand_events:
-            for child in new:
-                yield Event(_EXPAND, child, depth + 1, step)
+        if self.expand_events or self.frontier_events:
+            kind = _EXPAND if self.expand_events else _FRONTIER
+            below = depth + 1
+            for cid, child in enumerate(new, first):
+                yield new_event(Event, (kind, child, below, step, None, cid, nid))
                 step += 1
         self.step = step
 
@@ -154,20 +181,29 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
         max_depth = opts.max_depth if opts.max_depth > 0 else -1
         check_terminal = Capability.TERMINAL in capabilities_of(root)
         root_key = key(root)
-        parents: dict[Hashable, Hashable | None] = {root_key: None}
-        queue: deque[tuple[Any, Hashable, int]] = deque([(root, root_key, 0)])
-        visits = _Visits(root, parents, self, opts)
+        seen: set[Hashable] = {root_key}
+        # (node, depth, tree id)
+        queue: deque[tuple[Any, int, int]] = deque([(root, 0, 0)])
+        visits = _Visits(root, root_key, self, opts)
+        keys, ups = visits.keys, visits.ups
+        add_key, add_up, add_seen = keys.append, ups.append, seen.add
+        created = 1  # tree nodes so far: the next id
         while queue:
-            node, k, depth = queue.popleft()
+            node, depth, nid = queue.popleft()
+            first = created
             new: list[Any] = []
             if depth != max_depth and not (check_terminal and node.is_terminal()):
+                below = depth + 1
                 for child in node.children():
                     ck = key(child)
-                    if ck not in parents:
-                        parents[ck] = k
+                    if ck not in seen:
+                        add_seen(ck)
+                        queue.append((child, below, created))
+                        created += 1
+                        add_key(ck)
+                        add_up(nid)
                         new.append(child)
-                        queue.append((child, ck, depth + 1))
-            yield from visits.report(node, k, depth, value(node), new)
+            yield from visits.report(node, nid, depth, value(node), new, first)
             if visits.done:
                 return
 
@@ -181,6 +217,14 @@ class BeamSearch(Algorithm[BeamOptions]):
     kept node has. The next level is every new child of the level's nodes, duplicates by key
     removed (first one generated wins), ranked by value, highest first, ties in generation
     order, cut to ``width``. Stops when a level is empty or at a goal (then ``MOVE`` replay).
+
+    Once a level is ranked, its candidates are reported in generation order (depth one more
+    than the level's; value: the candidate's value). Without ``expand_events``: each
+    candidate becomes a tree node here (a new id below the node that generated it) with
+    ``FRONTIER`` if it is kept, ``DROP`` if not; duplicates get no event. With
+    ``expand_events`` every new child already got an id from its ``EXPAND`` (a duplicate
+    within the level too, as a separate tree node), and each one not kept gets ``DROP``
+    with that id (value None for a duplicate).
     """
 
     name = "beam"
@@ -191,49 +235,88 @@ class BeamSearch(Algorithm[BeamOptions]):
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
         value, key = self.value, key_function(root)
-        width = opts.width
         max_depth = opts.max_depth if opts.max_depth > 0 else -1
         check_terminal = Capability.TERMINAL in capabilities_of(root)
+        expand_events = opts.expand_events
         root_key = key(root)
-        parents: dict[Hashable, Hashable | None] = {root_key: None}
-        level: list[tuple[Any, Hashable, float]] = [(root, root_key, value(root))]
-        visits = _Visits(root, parents, self, opts)
+        seen: set[Hashable] = {root_key}  # the keys of kept nodes
+        visits = _Visits(root, root_key, self, opts, frontier_events=False)
+        keys, ups = visits.keys, visits.ups
+        # (node, tree id, value)
+        level: list[tuple[Any, int, float]] = [(root, 0, value(root))]
         depth = 0
         while level:
-            born: list[tuple[Any, Hashable, Hashable]] = []  # (child, its key, parent key)
-            for node, k, v in level:
+            # (child, its key, parent id, its id: -1 until it gets one)
+            born: list[tuple[Any, Hashable, int, int]] = []
+            for node, nid, v in level:
+                first = len(keys)
                 new: list[Any] = []
                 if depth != max_depth and not (check_terminal and node.is_terminal()):
                     for child in node.children():
                         ck = key(child)
-                        if ck not in parents:
+                        if ck not in seen:
                             new.append(child)
-                            born.append((child, ck, k))
-                yield from visits.report(node, k, depth, v, new)
+                            cid = -1
+                            if expand_events:
+                                cid = len(keys)
+                                keys.append(ck)
+                                ups.append(nid)
+                            born.append((child, ck, nid, cid))
+                yield from visits.report(node, nid, depth, v, new, first)
                 if visits.done:
                     return
-            level = self._next_level(born, parents, width)
             depth += 1
+            level = yield from self._next_level(born, seen, depth, visits)
 
     def _next_level(
         self,
-        born: list[tuple[Any, Hashable, Hashable]],
-        parents: dict[Hashable, Hashable | None],
-        width: int,
-    ) -> list[tuple[Any, Hashable, float]]:
-        """Rank the de-duplicated children of a level and keep the best ``width``."""
+        born: list[tuple[Any, Hashable, int, int]],
+        seen: set[Hashable],
+        depth: int,
+        visits: _Visits,
+    ) -> Generator[Event, None, list[tuple[Any, int, float]]]:
+        """Rank the de-duplicated children of a level, keep the best ``width``, report them.
+
+        Returns the next level, in rank order.
+        """
         value = self.value
-        firsts: dict[Hashable, Hashable] = {}
-        ranked: list[tuple[float, int, Any, Hashable]] = []
-        for child, ck, pk in born:
+        firsts: set[Hashable] = set()
+        ranked: list[tuple[float, int, int]] = []  # (-value, rank tie-break, index in born)
+        values: list[float | None] = [None] * len(born)
+        for i, (child, ck, _, _) in enumerate(born):
             if ck in firsts:
                 continue
-            firsts[ck] = pk
-            ranked.append((-value(child), len(ranked), child, ck))
+            firsts.add(ck)
+            v = value(child)
+            values[i] = v
+            ranked.append((-v, len(ranked), i))
+        width = self.options.width
         kept = heapq.nsmallest(width, ranked) if width < len(ranked) else sorted(ranked)
-        for _, _, _, ck in kept:
-            parents[ck] = firsts[ck]
-        return [(child, ck, -neg) for neg, _, child, ck in kept]
+        keep = {i for _, _, i in kept}
+        keys, ups = visits.keys, visits.ups
+        ids = [cid for _, _, _, cid in born]
+        step = visits.step
+        for i, (child, ck, pid, cid) in enumerate(born):
+            ranked_value = values[i]
+            kept_here = i in keep
+            if cid < 0:  # reported here for the first time: it becomes a tree node now
+                if ranked_value is None:
+                    continue  # a duplicate: no event
+                cid = ids[i] = len(keys)
+                keys.append(ck if kept_here else None)
+                ups.append(pid)
+                kind = _FRONTIER if kept_here else _DROP
+            elif kept_here:
+                continue  # its EXPAND reported it
+            else:
+                keys[cid] = None  # a dropped node is never replayed
+                kind = _DROP
+            yield new_event(Event, (kind, child, depth, step, ranked_value, cid, pid))
+            step += 1
+        visits.step = step
+        for _, _, i in kept:
+            seen.add(born[i][1])
+        return [(born[i][0], ids[i], -neg) for neg, _, i in kept]
 
 
 class _HeuristicSearch(Algorithm[HeuristicOptions]):
@@ -251,19 +334,22 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         max_depth = opts.max_depth if opts.max_depth > 0 else -1
         check_terminal = Capability.TERMINAL in capabilities_of(root)
         root_key = key(root)
-        parents: dict[Hashable, Hashable | None] = {root_key: None}
         cost: dict[Hashable, int] = {root_key: 0}  # shortest path length found so far
-        # (priority, tie-break, insertion counter, g, key, node); A*'s tie-break is -g
+        # (priority, tie-break, tree id, g, key, node); A*'s tie-break is -g. Tree ids are
+        # given in push order, so the id is also the insertion counter that breaks ties.
         heap: list[tuple[float, int, int, int, Hashable, Any]] = [
             (h(root), 0, 0, 0, root_key, root)
         ]
         heappush, heappop = heapq.heappush, heapq.heappop
+        visits = _Visits(root, root_key, self, opts)
+        keys, ups = visits.keys, visits.ups
+        add_key, add_up = keys.append, ups.append
         counter = 0
-        visits = _Visits(root, parents, self, opts)
         while heap:
-            _, _, _, g, k, node = heappop(heap)
+            _, _, nid, g, k, node = heappop(heap)
             if cost[k] < g:
                 continue  # a shorter path to this state was found after this entry was pushed
+            first = counter + 1
             new: list[Any] = []
             if g != max_depth and not (check_terminal and node.is_terminal()):
                 g2 = g + 1
@@ -272,14 +358,15 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
                     known = cost.get(ck)
                     if known is None or (uses_cost and g2 < known):
                         cost[ck] = g2
-                        parents[ck] = k
                         counter += 1
+                        add_key(ck)
+                        add_up(nid)
                         if uses_cost:
                             heappush(heap, (g2 + h(child), -g2, counter, g2, ck, child))
                         else:
                             heappush(heap, (h(child), 0, counter, g2, ck, child))
                         new.append(child)
-            yield from visits.report(node, k, g, value(node), new)
+            yield from visits.report(node, nid, g, value(node), new, first)
             if visits.done:
                 return
 

@@ -33,7 +33,7 @@ from typing import Any, Literal
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
-from searchvid.search.events import Event, EventKind
+from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of, is_terminal, require
 from searchvid.search.values import depth_value, terminal_reward
 
@@ -43,6 +43,7 @@ _ROLLOUT = EventKind.ROLLOUT
 _LEAF = EventKind.LEAF
 _IMPROVE = EventKind.IMPROVE
 _MOVE = EventKind.MOVE
+_BACKUP = EventKind.BACKUP
 _NO_LINE = sys.maxsize
 """The length of the goal line kept before any is found (any line is shorter)."""
 
@@ -118,14 +119,18 @@ class _TreeNode:
             once fully expanded.
         terminal: Whether the state ends the game (None: not known yet).
         key: The state's key where needed (cycle avoidance, expansion by drawing).
+        id: The tree node's id in the events (0 for the root, then in creation order).
+        parent: The parent's id (None for the root of the stream).
     """
 
     __slots__ = (
+        "id",
         "key",
         "kids",
         "mean",
         "mover",
         "order",
+        "parent",
         "spread",
         "state",
         "terminal",
@@ -134,7 +139,17 @@ class _TreeNode:
         "visits",
     )
 
-    def __init__(self, state: Any, mover: int, terminal: bool | None, key: Hashable) -> None:
+    def __init__(
+        self,
+        state: Any,
+        mover: int,
+        terminal: bool | None,
+        key: Hashable,
+        id: int = 0,
+        parent: int | None = None,
+    ) -> None:
+        self.id = id
+        self.parent = parent
         self.state = state
         self.visits = 0
         self.total = 0.0
@@ -169,6 +184,8 @@ class Mcts(Algorithm[MctsOptions]):
       cut off by ``rollout_limit`` or ``avoid_cycles``); for one player the ``reward``
       value function (the domain's ``reward()`` at terminal states, 0.5 elsewhere, if none).
     - ``IMPROVE`` with that last state when its reward strictly beats every earlier one.
+    - ``BACKUP`` (an annotation) with the tree node where back-propagation starts (the
+      expanded child, else the selected node), value = the reward for player 0.
 
     Statistics of a tree node are from the point of view of the player who moved into it
     (player 0's reward r counts as 1 - r for player 1), so UCT picks each player's best.
@@ -195,7 +212,21 @@ class Mcts(Algorithm[MctsOptions]):
     the ``reward`` value function of the state) and the stream ends at the goal (or at
     ``max_moves``). Without it (or with no goal reached yet) the block ends as above.
 
+    Tree nodes (``id`` and ``parent`` of the events): the root is 0; each EXPAND creates
+    the next id (as does a random opponent's move to a state the tree lacks, in its MOVE);
+    SELECT, BACKUP and MOVE carry their tree node's id, and ids of a kept subtree survive
+    re-rooting (so the new root's parent is the previous root). Rollout states are not tree
+    nodes: ROLLOUT and the playout's LEAF have ``id`` None and ``parent`` = the tree node
+    the playout started from; IMPROVE carries the id of its state's tree node when the
+    playout made no move, else the same as LEAF. Adding one visit and the BACKUP's value to
+    its node and each ancestor up to the current root (the latest MOVE's node in plan mode)
+    reproduces every tree node's visit count and reward sum for player 0 exactly. With
+    ``commit_solution`` the committed line's MOVEs carry the ids of its tree nodes, then
+    new ids (each below the previous MOVE's) for the part that came from the playout.
+
     An instance runs one traversal at a time (the tree lives in the running generator).
+    ``_tree`` holds the current root of the tree, during the traversal and after it (for
+    tests).
     """
 
     name = "mcts"
@@ -231,9 +262,10 @@ class Mcts(Algorithm[MctsOptions]):
             and self.goal is not None
             and not self._two_player
         )
-        self._line: list[Any] | None = None
+        self._line: tuple[list[_TreeNode], list[Any]] | None = None
+        self._next_id = 0
         mover = 1 - root.to_move if self._two_player else 0
-        tree = self._new_node(root, mover)
+        tree = self._tree = self._new_node(root, mover, None)
         if opts.mode == "search":
             yield from self._iterations(tree, opts.iterations, 0, set(), 0)
         else:
@@ -247,7 +279,7 @@ class Mcts(Algorithm[MctsOptions]):
         history: set[Hashable] = {key(tree.state)} if opts.avoid_cycles else set()
         random_opponent = self._two_player and opts.opponent == "random"
         step, depth = 0, 0
-        yield Event(_MOVE, tree.state, 0, step)
+        yield Event(_MOVE, tree.state, 0, step, None, tree.id, tree.parent)
         step += 1
         excluded = history if opts.avoid_cycles else None
         while depth != opts.max_moves or opts.max_moves == 0:
@@ -269,24 +301,43 @@ class Mcts(Algorithm[MctsOptions]):
                 line = self._line
                 if line is not None:  # commit_solution: play the goal line out
                     self._line = None
-                    for state in line:
-                        depth += 1
-                        yield Event(_MOVE, state, depth, step, float(self._reward(state)))
-                        step += 1
-                        if depth == opts.max_moves:
-                            break
+                    yield from self._play_line(line, tree.id, depth, step)
                     return
                 kids = tree.kids
                 assert kids  # the root had an untried child, so an iteration expanded it
                 chosen = max(kids, key=_commit_rank)
-            tree = chosen
+            tree = self._tree = chosen
             self._cache.clear()
             self._cached = 0
             depth += 1
             if opts.avoid_cycles:
                 history.add(key(tree.state))
-            yield Event(_MOVE, tree.state, depth, step, self._estimate(tree))
+            yield Event(_MOVE, tree.state, depth, step, self._estimate(tree), tree.id, tree.parent)
             step += 1
+
+    def _play_line(
+        self, line: tuple[list[_TreeNode], list[Any]], parent: int, depth: int, step: int
+    ) -> Iterator[Event]:
+        """MOVE events for a kept goal line: its tree nodes, then its playout's states."""
+        max_moves = self.options.max_moves
+        nodes, tail = line
+        for node in nodes:
+            depth += 1
+            value = float(self._reward(node.state))
+            yield Event(_MOVE, node.state, depth, step, value, node.id, node.parent)
+            step += 1
+            parent = node.id
+            if depth == max_moves:
+                return
+        for state in tail:
+            depth += 1
+            nid = self._next_id
+            self._next_id += 1
+            yield Event(_MOVE, state, depth, step, float(self._reward(state)), nid, parent)
+            step += 1
+            parent = nid
+            if depth == max_moves:
+                return
 
     def _random_move(self, tree: _TreeNode, excluded: set[Hashable] | None) -> _TreeNode | None:
         """Player 1's random move, off ``excluded`` keys; its subtree is kept if the tree has it."""
@@ -303,7 +354,7 @@ class Mcts(Algorithm[MctsOptions]):
         for kid in tree.kids or ():
             if (kid.key if kid.key is not None else key(kid.state)) == k:
                 return kid
-        return self._new_node(state, tree.state.to_move)
+        return self._new_node(state, tree.state.to_move, tree.id)
 
     def _estimate(self, node: _TreeNode) -> float | None:
         """The value for player 0 reported with a MOVE."""
@@ -345,7 +396,7 @@ class Mcts(Algorithm[MctsOptions]):
         commit = self._commit
         goal = self.goal or _no_goal
         line = self._line
-        shortest = len(line) if line is not None else _NO_LINE  # moves of the line kept
+        shortest = len(line[0]) + len(line[1]) if line is not None else _NO_LINE  # its moves
         excluded: set[Hashable] | None = None
         for _ in range(count):
             # selection: descend by UCT while nodes are fully expanded
@@ -367,7 +418,7 @@ class Mcts(Algorithm[MctsOptions]):
                 node = chosen
                 path.append(node)
                 depth += 1
-            yield Event(_SELECT, node.state, depth, step)
+            yield new_event(Event, (_SELECT, node.state, depth, step, None, node.id, node.parent))
             step += 1
             if avoid:  # the keys on the line: committed moves and the tree path
                 excluded = history.copy()
@@ -384,10 +435,13 @@ class Mcts(Algorithm[MctsOptions]):
                     depth += 1
                     if excluded is not None:
                         excluded.add(node.key)
-                    yield Event(_EXPAND, node.state, depth, step)
+                    yield new_event(
+                        Event, (_EXPAND, node.state, depth, step, None, node.id, node.parent)
+                    )
                     step += 1
             # rollout
             state = node.state
+            start, tree_depth = node.id, depth
             finished = True  # ended at a terminal state / dead end
             # commit_solution: the playout's states while a goal there gives the shortest line
             trail: list[Any] | None = None
@@ -417,7 +471,7 @@ class Mcts(Algorithm[MctsOptions]):
                                 break
                         visited.add(k)
                     if rollout_events and moves:
-                        yield Event(_ROLLOUT, state, depth, step)
+                        yield new_event(Event, (_ROLLOUT, state, depth, step, None, None, start))
                         step += 1
                     state = nxt
                     depth += 1
@@ -429,17 +483,25 @@ class Mcts(Algorithm[MctsOptions]):
             if trail is not None and goal(state):  # the line ends at its first goal
                 for i, reached in enumerate(trail):
                     if goal(reached):
-                        line = [n.state for n in path[1:]]
-                        line.extend(trail[1 : i + 1])
-                        shortest = len(line)
+                        line = (path[1:], trail[1 : i + 1])
+                        shortest = len(path) - 1 + i
                         break
             reward = end_value(state, finished)
-            yield Event(_LEAF, state, depth, step, reward)
+            yield new_event(Event, (_LEAF, state, depth, step, reward, None, start))
             step += 1
             if reward > best:
                 best = reward
-                yield Event(_IMPROVE, state, depth, step, reward)
+                if depth == tree_depth:  # no playout move: the state is the tree node's
+                    yield new_event(
+                        Event, (_IMPROVE, state, depth, step, reward, start, node.parent)
+                    )
+                else:
+                    yield new_event(Event, (_IMPROVE, state, depth, step, reward, None, start))
                 step += 1
+            yield new_event(
+                Event, (_BACKUP, node.state, tree_depth, step, reward, start, node.parent)
+            )
+            step += 1
             # backpropagation
             other = 1.0 - reward if two_player else reward
             for n in path:
@@ -461,12 +523,19 @@ class Mcts(Algorithm[MctsOptions]):
 
     # -- tree nodes ------------------------------------------------------------------------
 
-    def _new_node(self, state: Any, mover: int, key: Hashable = None) -> _TreeNode:
-        """A tree node for ``state``; its key is computed here when needed and not given."""
+    def _new_node(
+        self, state: Any, mover: int, parent: int | None, key: Hashable = None
+    ) -> _TreeNode:
+        """A tree node for ``state`` below tree node ``parent``, with the next id.
+
+        Its key is computed here when needed and not given.
+        """
         terminal = state.is_terminal() if self._check_terminal else None
         if key is None and self._needs_key:
             key = self._key(state)
-        return _TreeNode(state, mover, terminal, key)
+        nid = self._next_id
+        self._next_id = nid + 1
+        return _TreeNode(state, mover, terminal, key, nid, parent)
 
     def _children_of(self, state: Any) -> Sequence[Any]:
         if self._filtered:
@@ -500,7 +569,7 @@ class Mcts(Algorithm[MctsOptions]):
                     break
             node.order = (a, b, j, size)
         mover = node.state.to_move if self._two_player else 0
-        child = self._new_node(state, mover, k)
+        child = self._new_node(state, mover, node.id, k)
         kids.append(child)
         node.untried -= 1
         if node.untried == 0:

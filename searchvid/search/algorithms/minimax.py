@@ -18,7 +18,7 @@ from typing import Any
 
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm
-from searchvid.search.events import Event, EventKind
+from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of
 from searchvid.search.values import depth_value, terminal_reward
 
@@ -27,6 +27,7 @@ _LEAF = EventKind.LEAF
 _BACKTRACK = EventKind.BACKTRACK
 _IMPROVE = EventKind.IMPROVE
 _MOVE = EventKind.MOVE
+_PRUNE = EventKind.PRUNE
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _UNLIMITED = 1 << 40
@@ -70,9 +71,19 @@ class Minimax(Algorithm[MinimaxOptions]):
       far (value: the child's value).
     - ENTER/BACKTRACK/LEAF are emitted only for nodes at depth <= ``event_depth`` (all
       when 0); IMPROVE always.
+    - Right after a node's last BACKTRACK, when alpha-beta cut off moves it had left:
+      ``PRUNE`` (an annotation) with that node, value = how many moves were cut off.
     - With ``play``: ``MOVE`` for the root (depth 0), then for each move of the best line,
       each found by a silent re-search of the current position with the warm table, until
       the game ends (value: the position's value).
+
+    Tree nodes (``id`` and ``parent`` of the events): each ENTER/LEAF creates one, in
+    pre-order from the root (0), below the node under it on the stack; a position answered
+    by the table is a tree node of its own each time. BACKTRACK and PRUNE carry their node's
+    id, IMPROVE the id of the root's child it names. A MOVE carries the id of its node's
+    tree node where the search reported it (the child, by move, of the previous MOVE's
+    tree node), else a new id below the previous MOVE's. Nodes deeper than
+    ``event_depth`` get no ids.
 
     :meth:`solve` returns the root's value with no events at all (same loop, events off).
     After a search, :attr:`nodes` holds the number of nodes it visited.
@@ -110,20 +121,28 @@ class Minimax(Algorithm[MinimaxOptions]):
     def _traverse(self, root: Any) -> Iterator[Event]:
         self._tt = {}
         limit = self.options.event_depth or _UNLIMITED
-        value, child, step = yield from self._negamax(root, limit, 0)
+        tree = _Tree()
+        value, child, step = yield from self._negamax(root, limit, 0, tree)
         if not self.options.play:
             return
         node, depth = root, 0
+        nid, parent = 0, None  # the root was reported: it is tree node 0
         while True:
-            yield Event(_MOVE, node, depth, step, value if node.to_move == 0 else 1.0 - value)
+            p0 = value if node.to_move == 0 else 1.0 - value
+            yield Event(_MOVE, node, depth, step, p0, nid, parent)
             step += 1
             if child is None:
                 return
+            move = next((i for i, c in enumerate(node.children()) if c == child), None)
+            nid, parent = tree.child(nid, move), nid
             node, depth = child, depth + 1
             value, child, _ = _drain(self._negamax(node, -1, 0))
 
-    def _negamax(self, root: Any, emit_limit: int, step: int) -> _Search:
-        """Search ``root``; events only for plies <= ``emit_limit`` (-1: none at all)."""
+    def _negamax(self, root: Any, emit_limit: int, step: int, tree: _Tree | None = None) -> _Search:
+        """Search ``root``; events only for plies <= ``emit_limit`` (-1: none at all).
+
+        The tree nodes of the events are recorded in ``tree`` (required when emitting).
+        """
         opts = self.options
         tt = self._tt if opts.transposition else None
         tt_get = tt.get if tt is not None else None
@@ -134,6 +153,12 @@ class Minimax(Algorithm[MinimaxOptions]):
         improve = emit_limit >= 0
         nodes = 0
         best_child = None
+        # tree ids, for the emitting part of the search only: the ids and counts of children
+        # reported so far of the frames at plies <= emit_limit (the bottom of the stack)
+        ups, moves_of = (tree.ups, tree.moves) if tree is not None else ([], [])
+        tids: list[int] = []
+        counts: list[int] = []
+        last = 0  # the id of the child whose result is being returned
 
         # frame: [node, remaining moves, alpha, beta, best, searched alpha, key, current child]
         stack: list[list[Any]] = []
@@ -176,8 +201,19 @@ class Minimax(Algorithm[MinimaxOptions]):
                     child = next(moves, None)
                     if child is not None:
                         if ply <= emit_limit:
-                            yield Event(_ENTER, node, ply, step)
+                            nid = len(ups)
+                            if tids:
+                                parent: int | None = tids[-1]
+                                moves_of.append(counts[-1])
+                                counts[-1] += 1
+                            else:
+                                parent = None
+                                moves_of.append(0)
+                            ups.append(parent)
+                            yield new_event(Event, (_ENTER, node, ply, step, None, nid, parent))
                             step += 1
+                            tids.append(nid)
+                            counts.append(0)
                         stack.append([node, moves, alpha, beta, -1.0, alpha, k, child])
                         node = child
                         alpha, beta = 1.0 - beta, 1.0 - alpha
@@ -189,7 +225,16 @@ class Minimax(Algorithm[MinimaxOptions]):
                     result = r if node.to_move == 0 else 1.0 - r
             if ply <= emit_limit:
                 p0 = result if node.to_move == 0 else 1.0 - result
-                yield Event(_LEAF, node, ply, step, p0)
+                last = len(ups)
+                if tids:
+                    parent = tids[-1]
+                    moves_of.append(counts[-1])
+                    counts[-1] += 1
+                else:
+                    parent = None
+                    moves_of.append(0)
+                ups.append(parent)
+                yield new_event(Event, (_LEAF, node, ply, step, p0, last, parent))
                 step += 1
             # return `result` up the stack until a node has a move left to search
             while stack:
@@ -203,14 +248,16 @@ class Minimax(Algorithm[MinimaxOptions]):
                         best_child = frame[7]
                         if improve:
                             p0 = v if frame[0].to_move == 0 else 1.0 - v
-                            yield Event(_IMPROVE, best_child, 1, step, p0)
+                            yield new_event(Event, (_IMPROVE, best_child, 1, step, p0, last, 0))
                             step += 1
                     if alpha_beta and v > frame[2]:
                         frame[2] = v
                 if ply <= emit_limit:
                     best = frame[4]
                     p0 = best if frame[0].to_move == 0 else 1.0 - best
-                    yield Event(_BACKTRACK, frame[0], ply, step, p0)
+                    nid = tids[-1]
+                    parent = ups[nid]
+                    yield new_event(Event, (_BACKTRACK, frame[0], ply, step, p0, nid, parent))
                     step += 1
                 if frame[2] < frame[3]:
                     child = next(frame[1], None)
@@ -220,6 +267,16 @@ class Minimax(Algorithm[MinimaxOptions]):
                         dleft -= dec
                         ply += 1
                         break
+                elif ply <= emit_limit:  # a cut-off: the moves left are not searched
+                    pruned = sum(1 for _ in frame[1])
+                    if pruned:
+                        yield new_event(
+                            Event, (_PRUNE, frame[0], ply, step, float(pruned), nid, parent)
+                        )
+                        step += 1
+                if ply <= emit_limit:
+                    last = tids.pop()
+                    counts.pop()
                 result = frame[4]
                 if tt is not None:
                     if result <= frame[5]:
@@ -232,6 +289,36 @@ class Minimax(Algorithm[MinimaxOptions]):
             else:
                 self.nodes = nodes
                 return result, best_child, step
+
+
+class _Tree:
+    """The tree nodes an emitting search reported: per id, its parent's id and move number.
+
+    Ids are given in pre-order, so the nodes of a subtree follow its root without a gap.
+    """
+
+    __slots__ = ("moves", "ups")
+
+    def __init__(self) -> None:
+        self.ups: list[int | None] = []
+        self.moves: list[int] = []
+
+    def child(self, parent: int, move: int | None) -> int:
+        """The id of move number ``move`` of tree node ``parent``.
+
+        A new id below ``parent`` when that move was not reported (or ``move`` is None).
+        """
+        ups, moves = self.ups, self.moves
+        if move is not None:
+            for i in range(parent + 1, len(ups)):
+                up = ups[i]
+                if up is None or up < parent:
+                    break  # past the end of the subtree of `parent`
+                if up == parent and moves[i] == move:
+                    return i
+        ups.append(parent)
+        moves.append(-1)
+        return len(ups) - 1
 
 
 def _drain(search: _Search) -> tuple[float, Any, int]:

@@ -10,7 +10,7 @@ from typing import Any
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
-from searchvid.search.events import Event, EventKind
+from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of
 
 _ENTER = EventKind.ENTER
@@ -46,6 +46,12 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
     - ``IMPROVE`` right after an ENTER/LEAF whose node's value strictly beats every earlier
       node's. ENTER/LEAF/RESTART carry the node's value.
 
+    Tree nodes (``id`` and ``parent`` of the events): the walks form a trie. The root is
+    tree node 0 (its ENTER/LEAF and every RESTART); a step from tree node P to a state
+    whose key equals that of a child already stepped to from P reuses that child's id,
+    any other step creates a new id below P. IMPROVE carries its node's id. The trie keeps
+    one ``(parent id, key)`` entry per tree node, so memory grows with the steps taken.
+
     Children are drawn with :func:`~searchvid.search.node.random_child` semantics from
     ``self.rng`` (the domain's ``random_child`` where declared), so a seed fixes the stream.
     """
@@ -66,13 +72,19 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
         best = -math.inf
         step = 0
         root_value = value(root)
+        # the trie of walks: (parent id, child key) -> child id; one entry per tree node
+        trie: dict[tuple[int, Hashable], int] = {}
+        created = 1  # tree nodes so far (the root): the next id
         for walk in range(opts.restarts):
             node, depth, v = root, 0, root_value
+            nid, parent = 0, None
+            fresh = False  # `node` was created by this walk: its steps are all new
             visited: set[Hashable] = {key(root)} if avoid else set()
             if walk:
-                yield Event(_RESTART, root, 0, step, v)
+                yield Event(_RESTART, root, 0, step, v, 0, None)
                 step += 1
             while True:
+                k = None
                 if depth == max_depth or (check_terminal and node.is_terminal()):
                     nxt = None
                 elif avoid:
@@ -82,13 +94,24 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
                 else:
                     nxt = draw(node, rng)
                 if walk == 0 or depth > 0:
-                    yield Event(_LEAF if nxt is None else _ENTER, node, depth, step, v)
+                    yield new_event(
+                        Event, (_LEAF if nxt is None else _ENTER, node, depth, step, v, nid, parent)
+                    )
                     step += 1
                     if v > best:
                         best = v
-                        yield Event(_IMPROVE, node, depth, step, v)
+                        yield new_event(Event, (_IMPROVE, node, depth, step, v, nid, parent))
                         step += 1
                 if nxt is None:
                     break
+                edge = (nid, key(nxt) if k is None else k)
+                parent = nid
+                found = None if fresh else trie.get(edge)
+                if found is None:
+                    fresh = True
+                    nid = trie[edge] = created
+                    created += 1
+                else:
+                    nid = found
                 node, depth = nxt, depth + 1
                 v = value(node)

@@ -1,0 +1,187 @@
+"""Railroad Ink in plain words: tile and cell names, moves, and the status strip's fields.
+
+Cells of the 7x7 interior are named like a chess board as drawn: columns ``A`` to ``G`` left
+to right, rows ``1`` to ``7`` from the bottom up, so ``A1`` is the interior's bottom-left
+cell and ``G7`` its top-right one. Tiles are named by their base tile, without orientation:
+``"rail curve"``, ``"road T"``, ``"curved station"``. Under the game's rules the dice are
+numbered 1 to 4 as they stand in the row under the board, left to right.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from searchvid.domains.railroad.game import FACE_NAMES, ROUNDS, GameState
+from searchvid.domains.railroad.grid import EXIT_CELLS, INTERIOR, SIZE
+from searchvid.domains.railroad.network import cluster_sizes, game_score
+from searchvid.domains.railroad.rules import Board
+from searchvid.domains.railroad.tiles import TILES
+from searchvid.search.status import Field
+
+__all__ = [
+    "TILE_WORDS",
+    "board_figures",
+    "cell_name",
+    "describe_move",
+    "status",
+    "tile_words",
+]
+
+TILE_WORDS: dict[str, str] = {
+    "road-straight": "road straight",
+    "road-curve": "road curve",
+    "road-t": "road T",
+    "rail-straight": "rail straight",
+    "rail-curve": "rail curve",
+    "rail-t": "rail T",
+    "station-straight": "straight station",
+    "station-curve": "curved station",
+    "station-t-rail": "rail T station",
+    "station-t-road": "road T station",
+    "overpass": "overpass",
+    "road-cross": "road crossing",
+    "rail-cross": "rail crossing",
+    "station-cross-road": "road crossing station",
+    "station-cross-rail": "rail crossing station",
+    "station-cross-corner": "corner crossing station",
+    "station-cross-straight": "straight crossing station",
+}
+"""Readable name of each base tile (and so of each die face), by its name in
+:data:`tiles.BASE_TILES`."""
+
+_COLUMNS = "ABCDEFG"
+_EXITS = len(EXIT_CELLS)
+_INTERIOR = frozenset(INTERIOR)
+
+
+def tile_words(code: int) -> str:
+    """The readable name of the tile with cell byte ``code`` (``"rail curve"``).
+
+    Raises:
+        ValueError: ``code`` is not a tile (empty, or an exit).
+    """
+    if not 1 <= code <= len(TILES):
+        raise ValueError(f"cell byte {code} is not a tile")
+    return TILE_WORDS[TILES[code - 1].base]
+
+
+def cell_name(cell: int) -> str:
+    """The name of interior ``cell`` (an index into the 81 cells): ``"C4"``.
+
+    Raises:
+        ValueError: ``cell`` is not in the 7x7 interior.
+    """
+    row, col = divmod(cell, SIZE)
+    if not (1 <= row <= SIZE - 2 and 1 <= col <= SIZE - 2):
+        raise ValueError(f"cell {cell} is not in the board's interior")
+    return f"{_COLUMNS[col - 1]}{SIZE - 1 - row}"
+
+
+@functools.lru_cache(maxsize=4096)
+def board_figures(cells: bytes) -> tuple[int, int]:
+    """``(exits in the largest network, the game's score)`` of a board, cached by its cells.
+
+    The score's longest-route search costs about 0.3 ms on a typical board (up to ~15 ms on
+    long routes), and the strip asks once per frame, often for a board it showed before.
+    """
+    sizes = cluster_sizes(cells)
+    return (sizes[0] if sizes else 0), game_score(cells, sizes=sizes).total
+
+
+def status(node: Board | GameState) -> tuple[Field, ...]:
+    """The strip's fields: ``exits joined 7/12`` and ``score 34``; under the game's rules
+    ``round 3/7`` first (``game over`` after the seventh round)."""
+    exits, score = board_figures(node.cells)
+    fields = (Field("exits joined", exits, of=_EXITS), Field("score", score))
+    if not isinstance(node, GameState):
+        return fields
+    if node.is_terminal():
+        return (Field("", "game over"), *fields)
+    return (Field("round", node.round, of=ROUNDS), *fields)
+
+
+def describe_move(parent: Board | GameState, child: Board | GameState) -> str | None:
+    """The move from ``parent`` to its child ``child`` in words, or None if it is not one.
+
+    Puzzle rules: ``"rail curve at C4"``. Game rules: ``"die 2: rail curve at C4"``,
+    ``"special: road crossing at D5"``, ``"end round 3"``, and at a chance node the dice
+    rolled, in the order the row under the board shows them: ``"roll: road curve, rail
+    straight, rail T, overpass"``. A move that ends the round (or the game) says so:
+    ``"die 4: overpass at D4, round 3 over"``.
+    """
+    if isinstance(parent, GameState) and isinstance(child, GameState):
+        return _game_move(parent, child)
+    if isinstance(parent, Board) and isinstance(child, Board):
+        cell = _placed_cell(parent.cells, child.cells)
+        if cell is None:
+            return None
+        return f"{tile_words(child.cells[cell])} at {cell_name(cell)}"
+    return None
+
+
+def _placed_cell(before: bytes, after: bytes) -> int | None:
+    """The one interior cell empty in ``before`` and holding a tile in ``after``, the other
+    cells unchanged; None when the boards differ otherwise."""
+    if len(before) != len(after):
+        return None
+    changed = [c for c, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    if len(changed) != 1:
+        return None
+    cell = changed[0]
+    if cell not in _INTERIOR or before[cell] or not 1 <= after[cell] <= len(TILES):
+        return None
+    return cell
+
+
+def _game_move(parent: GameState, child: GameState) -> str | None:
+    if parent.is_chance():
+        return _roll(parent, child)
+    if parent.dice is None:  # the game is over
+        return None
+    cell = _placed_cell(parent.cells, child.cells)
+    if cell is None:
+        if child.cells == parent.cells and child.round == parent.round + 1:
+            return f"end round {parent.round}"
+        return None
+    tile = TILES[child.cells[cell] - 1]
+    if tile.special:
+        head = "special"
+    else:
+        die = _die_number(parent, tile.base)
+        if die is None:
+            return None
+        head = f"die {die}"
+    text = f"{head}: {TILE_WORDS[tile.base]} at {cell_name(cell)}"
+    if child.round > parent.round:
+        text += ", game over" if child.is_terminal() else f", round {parent.round} over"
+    return text
+
+
+def _roll(parent: GameState, child: GameState) -> str | None:
+    """A chance node's outcome: the four dice as the row under the board shows them."""
+    if not child.roll or child.cells != parent.cells:
+        return None
+    dice = ", ".join(TILE_WORDS[FACE_NAMES[face]] for face in child.roll)
+    if child.round == parent.round and child.dice is not None:
+        return f"roll: {dice}"
+    if child.round == parent.round + 1:
+        return f"roll: {dice}; nothing fits, round {parent.round} over"
+    return None
+
+
+def _die_number(parent: GameState, base: str) -> int | None:
+    """The die (1 to 4, left to right under the board) drawn as a tile of ``base``.
+
+    The row shows the round's dice in the order of :attr:`GameState.roll`, with the dice
+    already drawn first among equal faces, so the die drawn now is the first one of its face
+    that is still to draw.
+    """
+    if base not in FACE_NAMES or parent.dice is None:
+        return None
+    face = FACE_NAMES.index(base)
+    roll: Sequence[int] = parent.roll
+    if face not in parent.dice or face not in roll:
+        return None
+    drawn = roll.count(face) - parent.dice.count(face)
+    return roll.index(face) + drawn + 1
