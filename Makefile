@@ -9,7 +9,7 @@ FRAME  ?= -1
 SCENES := $(basename $(notdir $(wildcard scenes/*.toml)))
 TILE_DOMAINS := railroad tictactoe quarto watersort
 
-.PHONY: setup test test-integration lint format bench videos gifs tiles reference clean distclean
+.PHONY: setup test test-integration test-browser lint format bench videos gifs tiles reference clean distclean
 
 setup: $(STAMP)
 
@@ -25,6 +25,17 @@ test: $(STAMP)
 # The built wheel installed into a fresh venv (dependencies from PyPI), run from an empty folder.
 test-integration: $(STAMP)
 	$(PY) -m pytest -q -m integration tests/integration
+
+# The HTML player driven in a real headless Chromium: Debian's chromium (installed with apt-get
+# when missing; CI runs as root) and the playwright package, which drives that binary and never
+# downloads a browser of its own.
+test-browser: $(VENV)/.playwright
+	command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+	$(PY) -m pytest -q -m browser tests/browser
+
+$(VENV)/.playwright: $(STAMP)
+	$(PY) -m pip install --quiet playwright
+	@touch $@
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check searchvid tests benchmarks examples

@@ -7,7 +7,9 @@ the character of board art: flat colours and bands with edges on even pixels. Ea
 measured within one run. Targets (DESIGN.md): MP4 pipeline >= 1.0x the encoder alone fed the
 same RGB frames (stretch 1.4x); GIF >= 1,000 frames/s with <= 150 MB peak for 5,000 frames;
 a one-tile update <= 1/20 of a full recompose; mean PSNR of the default MP4 >= 35 dB; a
-preview of the last frame <= 1/5 of the full render.
+preview of the last frame <= 1/5 of the full render. Shipped scenes (issue 13): a GIF with the
+status strip <= 1.3x the bytes and the time of the same GIF without it (railroad-random, 1,000
+frames), and every shipped scene's default GIF <= 5 MB.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import random
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +29,7 @@ import numpy.typing as npt
 from common import Row, run_isolated, timed
 from PIL import Image, ImageDraw
 
+import searchvid
 from searchvid.render.atlas import TileAtlas, assets_dir
 from searchvid.render.canvas import Canvas, PixelFormat
 from searchvid.render.encode import Mp4Encoder
@@ -309,12 +313,65 @@ def preview_rows(folder: Path) -> Iterator[Row]:
     )
 
 
+SCENES = Path(__file__).resolve().parent.parent / "scenes"
+"""The shipped scenes."""
+
+GIF_MAX_MB = 5.0
+"""Largest default GIF of a shipped scene (issue 13): what a blog or README takes easily."""
+
+
+def shipped_scene(name: str, *, hud: bool) -> searchvid.Scene:
+    """A shipped scene as its TOML file says, with ``[video] hud`` set to ``hud``."""
+    path = SCENES / f"{name}.toml"
+    table = tomllib.loads(path.read_text(encoding="utf-8"))
+    table.setdefault("video", {})["hud"] = hud
+    return searchvid.scene_from_dict(table, name=str(path), folder=path.parent)
+
+
+def strip_rows(folder: Path, name: str = "railroad-random", repeat: int = 2) -> Iterator[Row]:
+    """A scene's GIF with the status strip vs. without it: bytes and time (best of each)."""
+    seconds = {True: float("inf"), False: float("inf")}
+    size = {True: 0, False: 0}
+    frames = 0
+    for _ in range(repeat):  # interleaved, so that load from other processes hits both
+        for hud in (True, False):
+            target = folder / f"strip-{hud}.gif"
+            result = shipped_scene(name, hud=hud).render(target)
+            seconds[hud] = min(seconds[hud], result.seconds)
+            size[hud], frames = target.stat().st_size, result.frames
+    label = f"gif strip/no strip, {name} {frames} fr"
+    ratio = size[True] / size[False]
+    figure = f"{size[True] / 1e6:.2f}/{size[False] / 1e6:.2f} MB={ratio:.2f}x"
+    yield Row(TOPIC, f"{label}: bytes", figure, "<= 1.3x", ratio <= 1.3)
+    ratio = seconds[True] / seconds[False]
+    figure = f"{seconds[True]:.2f}/{seconds[False]:.2f} s={ratio:.2f}x"
+    yield Row(TOPIC, f"{label}: time", figure, "<= 1.3x", ratio <= 1.3)
+
+
+def scene_gif_rows(folder: Path) -> Iterator[Row]:
+    """The size of each shipped scene's default GIF (all frames, strip on as shipped)."""
+    for path in sorted(SCENES.glob("*.toml")):
+        target = folder / f"{path.stem}.gif"
+        result = searchvid.load_scene(path).render(target)
+        megabytes = target.stat().st_size / 1e6
+        yield Row(
+            TOPIC,
+            f"default gif size: {path.stem}",
+            f"{megabytes:.2f} MB, {result.frames} fr",
+            f"<= {GIF_MAX_MB:g} MB",
+            megabytes <= GIF_MAX_MB,
+        )
+        target.unlink()
+
+
 def benchmarks() -> Iterator[Row]:
     """All rendering rows."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         yield from canvas_rows()
         yield from gif_rows()
+        yield from strip_rows(folder)
+        yield from scene_gif_rows(folder)
         yield from mp4_rows(folder)
         yield from psnr_rows(folder)
         yield from preview_rows(folder)

@@ -7,7 +7,8 @@ The public API is the names in ``__all__``; everything else is importable but pr
   ``with_overrides``) and :class:`RenderResult`.
 - Your own loop: :class:`VideoWriter`, whose ``observe(node)`` adds a frame.
 - Your own game: :class:`Domain`, :func:`option`, :class:`OptionError`, :class:`Capability`,
-  a :class:`View` (tile art through a :class:`TileSet`) or the art-free :class:`GridView`.
+  a :class:`View` (tile art through a :class:`TileSet`) or the art-free :class:`GridView`,
+  and :class:`Field` for the status strip.
 - Your own search: :class:`Algorithm`, :class:`Event`, :class:`EventKind`.
 
 The names are imported on first use, so that ``import searchvid`` (and the command line's
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from searchvid.search.algorithm import Algorithm
     from searchvid.search.events import Event, EventKind
     from searchvid.search.node import Capability
+    from searchvid.search.status import Field
 
 _HOMES: dict[str, str] = {
     "Algorithm": "searchvid.search.algorithm",
@@ -37,6 +39,7 @@ _HOMES: dict[str, str] = {
     "Domain": "searchvid.domains.base",
     "Event": "searchvid.search.events",
     "EventKind": "searchvid.search.events",
+    "Field": "searchvid.search.status",
     "GridView": "searchvid.render.gridview",
     "OptionError": "searchvid.errors",
     "RenderResult": "searchvid.render.pipeline",
@@ -56,6 +59,7 @@ __all__ = [
     "Domain",
     "Event",
     "EventKind",
+    "Field",
     "GridView",
     "OptionError",
     "RenderResult",

@@ -108,11 +108,24 @@ _frames = click.option("--frames", type=click.IntRange(min=1), help="Override [v
     "-o",
     "--output",
     type=str,
-    help="OUT.mp4, OUT.gif or a folder of PNGs (default renders/<scene>.mp4).",
+    help="OUT.mp4, OUT.gif, OUT.html (a player) or a folder of PNGs (default renders/<scene>.mp4).",
 )
 @_frames
 @click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
 @_seed
+@click.option("--tile-size", type=int, help="Override [video] tile_size (even, 8 to 512).")
+@click.option("--every", type=click.IntRange(min=1), help="Keep every k-th selected frame.")
+@click.option("--no-hud", is_flag=True, help="No status strip.")
+@click.option(
+    "--quality",
+    type=click.Choice(["draft", "default", "final"]),
+    help="Encoder preset: draft (fast), default, final (slow, best).",
+)
+@click.option(
+    "--width",
+    type=int,
+    help="Output PX wide: the largest tile size that fits, tile edges crisp, padded to PX.",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.option(
     "--snapshots",
@@ -125,13 +138,27 @@ def render(
     frames: int | None,
     fps: int | None,
     seed: int | None,
+    tile_size: int | None,
+    every: int | None,
+    no_hud: bool,
+    quality: str | None,
+    width: int | None,
     quiet: bool,
     snapshots: Path | None,
 ) -> None:
-    """Render SCENE to a video: .mp4, .gif or a folder of PNG frames."""
+    """Render SCENE to a video: .mp4, .gif, an .html player or a folder of PNG frames."""
     if output is not None and not str(output).strip():
         raise UsageError("-o/--output: the output path is empty")
-    loaded = _load(scene, seed=seed, frames=frames, fps=fps)
+    loaded = load_scene(scene).with_overrides(
+        seed=seed,
+        frames=frames,
+        fps=fps,
+        tile_size=tile_size,
+        every=every,
+        hud=False if no_hud else None,
+        quality=quality,
+        width=width,
+    )
     result = loaded.render(output, progress=wants_progress_bar(quiet=quiet), snapshots=snapshots)
     click.echo(str(result))
 

@@ -32,11 +32,14 @@ import random
 import re
 import time
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from PIL import Image
 
 from searchvid.domains import DOMAINS, Domain, make_domain
@@ -44,14 +47,16 @@ from searchvid.errors import CapabilityError, OptionError, SceneError, UsageErro
 from searchvid.memory import peak_rss_mb
 from searchvid.options import build_options, option
 from searchvid.plugins import PluginRegistry
+from searchvid.render.atlas import TileAtlas
 from searchvid.render.encode import OutputKind, check_frame_size, output_kind
 from searchvid.render.pipeline import RenderJob, RenderResult, frame_size, render, render_frame
-from searchvid.render.policy import assign_frames
+from searchvid.render.policy import assign_frames, pace
 from searchvid.render.settings import VideoOptions
 from searchvid.render.view import View
 from searchvid.resources import builtin_scenes_dir
 from searchvid.search.algorithm import ALGORITHMS, Algorithm, make_algorithm
 from searchvid.search.events import Event, EventKind
+from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction, terminal_reward, zero_heuristic
 
 GENERIC_VALUES: Mapping[str, ValueFunction] = {"reward": terminal_reward}
@@ -80,10 +85,26 @@ class SceneFile:
     domain: Mapping[str, Any] = option(
         doc="The domain: `name` plus the domain's options (see the domain tables)."
     )
-    search: Mapping[str, Any] = option(
-        doc="The search: `algorithm` plus the algorithm's options (see the algorithm tables)."
+    search: Mapping[str, Any] | tuple[Mapping[str, Any], ...] = option(
+        doc="The search: `algorithm` plus the algorithm's options (see the algorithm tables); "
+        "several `[[search]]` tables race side by side on the same domain."
     )
     video: Mapping[str, Any] = option({}, doc="Video settings (see the [video] table).")
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """One search of a scene: its algorithm and the validated ``[search]`` table.
+
+    Attributes:
+        algorithm: The algorithm's name (its class's ``name``).
+        algorithm_type: The algorithm's class.
+        options: The ``[search]`` table (``algorithm`` included).
+    """
+
+    algorithm: str
+    algorithm_type: type[Algorithm[Any]]
+    options: Mapping[str, Any]
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,17 +113,18 @@ class Scene:
 
     Build one with :func:`load_scene` (a file or a shipped scene's name) or
     :func:`scene_from_dict` (a table built in code); both validate everything at once.
+    A scene holds one search, or several (``[[search]]``) that race side by side on the
+    same domain; methods that take ``index`` pick one (default the first).
 
     Attributes:
         path: The scene file, as given (for a scene built in code, its ``name``).
         title: Title of the video.
-        seed: Seed of the search's random source.
+        seed: Seed of the searches' random sources.
         domain_name: The domain's name (its class's ``name``).
         domain: The domain, built from its options.
-        algorithm: The search algorithm's name (its class's ``name``).
-        algorithm_type: The search algorithm's class.
-        search_options: The ``[search]`` table (validated; ``algorithm`` included).
-        video: The ``[video]`` settings.
+        searches: The searches, in column order.
+        video: The ``[video]`` settings in effect (with ``width``, the tile size that fits).
+        written_video: The ``[video]`` settings as written, before fitting ``width``.
     """
 
     path: Path
@@ -110,10 +132,24 @@ class Scene:
     seed: int
     domain_name: str
     domain: Domain
-    algorithm: str
-    algorithm_type: type[Algorithm[Any]]
-    search_options: Mapping[str, Any]
+    searches: tuple[SearchSpec, ...]
     video: VideoOptions
+    written_video: VideoOptions | None = field(default=None, repr=False)
+
+    @property
+    def algorithm(self) -> str:
+        """The first search's algorithm name (``" vs ".join`` of all for several)."""
+        return " vs ".join(spec.algorithm for spec in self.searches)
+
+    @property
+    def algorithm_type(self) -> type[Algorithm[Any]]:
+        """The first search's algorithm class."""
+        return self.searches[0].algorithm_type
+
+    @property
+    def search_options(self) -> Mapping[str, Any]:
+        """The first search's ``[search]`` table."""
+        return self.searches[0].options
 
     @property
     def stem(self) -> str:
@@ -122,36 +158,46 @@ class Scene:
 
     @property
     def hud_title(self) -> str:
-        """The title shown in the video's status strip, e.g. ``random-walk · railroad``."""
-        return f"{self.algorithm} · {self.domain_name}"
+        """The title shown in the first search's status strip, e.g. ``random-walk · railroad``."""
+        return self.strip_title(0)
+
+    def strip_title(self, index: int = 0) -> str:
+        """The title of search ``index``'s status strip."""
+        return f"{self.searches[index].algorithm} · {self.domain_name}"
 
     def root(self) -> Any:
         """The domain's initial node."""
         return self.domain.root()
 
     def view(self) -> View:
-        """The domain's view."""
+        """A fresh instance of the domain's view."""
         return self.domain.view()
 
     def label(self, node: Any) -> str:
         """The domain's label of ``node``."""
         return self.domain.label(node)
 
-    def search(self) -> Algorithm[Any]:
+    def search(self, index: int = 0) -> Algorithm[Any]:
         """A fresh search with its own ``random.Random(seed)``: same scene, same events."""
+        spec = self.searches[index]
         return _build_search(
-            self.domain, self.algorithm_type, self.search_options, random.Random(self.seed)
+            self.domain, spec.algorithm_type, spec.options, random.Random(self.seed)
         )
 
-    def events(self) -> Iterator[Event]:
-        """The event stream of a fresh search from the domain's root (not cut at max_frames)."""
-        return self.search().traverse(self.root())
+    def events(self, index: int = 0) -> Iterator[Event]:
+        """The event stream of a fresh search from the domain's root (not cut at max_frames).
 
-    def score(self) -> Callable[[Any], float] | None:
-        """The value shown in the HUD: the one the scene's search ranks by, else the domain's
+        The iterator also answers ``status()``: the search's own fields at this moment (its
+        :meth:`~searchvid.Algorithm.status`), which the status strip shows.
+        """
+        return _Traversal(self.search(index), self.root())
+
+    def score(self, index: int = 0) -> Callable[[Any], float] | None:
+        """The value shown in the HUD: the one the search ranks by, else the domain's
         default value function, else None."""
-        field = self.algorithm_type.value_option
-        chosen = self.search_options.get(field) if field is not None else None
+        spec = self.searches[index]
+        field = spec.algorithm_type.value_option
+        chosen = spec.options.get(field) if field is not None else None
         name = chosen if isinstance(chosen, str) else self.domain.default_value
         return _values(self.domain).get(name) if name is not None else None
 
@@ -159,16 +205,72 @@ class Scene:
         """Whether ``node`` solves the domain; None for domains without a goal."""
         return bool(self.domain.is_goal(node)) if self.domain.has_goal else None
 
-    def render_job(self) -> RenderJob:
-        """What the renderer needs: the view, the video options and the HUD's content."""
-        score = self.score()
+    def render_job(self, index: int = 0) -> RenderJob:
+        """What the renderer needs for search ``index``: a fresh view, the video options, the
+        strip's words and, with ``[video] tree``, the tree panel."""
+        spec = self.searches[index]
+        score = self.score(index)
+        several = len(self.searches) > 1
         return RenderJob(
             view=self.view(),
-            video=self.video,
-            title=self.hud_title,
+            video=self.paced_video,
+            title=f"{self.title} · {index + 1} of {len(self.searches)}" if several else self.title,
             score=score,
             values=score is not None,
+            panel=self._panel_factory() if self.video.tree else None,
+            label=self.label,
+            narrator=self.domain,
+            algorithm=spec.algorithm_type.display_name(),
+            value_name=self._value_name(index),
+            move_phase=spec.algorithm_type.move_phase,
         )
+
+    def _value_name(self, index: int) -> str | None:
+        spec = self.searches[index]
+        field = spec.algorithm_type.value_option
+        chosen = spec.options.get(field) if field is not None else None
+        return chosen if isinstance(chosen, str) else self.domain.default_value
+
+    def _panel_factory(self) -> Callable[[int, int, Iterable[Event]], Any]:
+        from searchvid.render.treepanel import TreePanel
+
+        thumbnail = self._thumbnail if self.video.tree_thumbnails else None
+
+        def make(width: int, height: int, events: Iterable[Event]) -> Any:
+            return TreePanel(width, height, events_for_layout=events, thumbnail=thumbnail)
+
+        return make
+
+    def _thumbnail(self, node: Any) -> npt.NDArray[np.uint8]:
+        """A picture of ``node``'s board in the video's tile colours (the panel shrinks it)."""
+        view, atlas = self._thumbnail_tools
+        grid = view.grid(node)
+        rows, cols = grid.shape
+        size = atlas.size
+        tiles = atlas.tiles[grid]  # (rows, cols, size, size, 3)
+        picture: npt.NDArray[np.uint8] = tiles.swapaxes(1, 2).reshape(rows * size, cols * size, 3)
+        return picture
+
+    @cached_property
+    def _thumbnail_tools(self) -> tuple[View, TileAtlas]:
+        view = self.view()
+        return view, TileAtlas(view.tileset, self.video.tile_size)
+
+    @cached_property
+    def paced_video(self) -> VideoOptions:
+        """The ``[video]`` settings every command uses: with ``duration``, ``every`` chosen by
+        a first, silent pass over the searches (see :func:`~searchvid.render.policy.pace`)."""
+        if not self.video.duration:
+            return self.video
+        return pace([self.events(i) for i in range(len(self.searches))], self.video)
+
+    def sources(self) -> list[Callable[[], Iterable[Event]]]:
+        """One replayable event source per search."""
+        return [partial(self.events, i) for i in range(len(self.searches))]
+
+    def render_jobs(self) -> list[RenderJob]:
+        """One render job per search."""
+        return [self.render_job(i) for i in range(len(self.searches))]
 
     def check_frames(self, kind: OutputKind) -> None:
         """Refuse, before any work, frames that the output ``kind`` cannot hold.
@@ -177,7 +279,8 @@ class Scene:
             SceneError: Naming the scene, ``video.tile_size``, the limit, and the largest
                 tile size that fits.
         """
-        _check_frames(str(self.path), self.view().shape, self.video, kind)
+        shapes = [self.view().shape] * len(self.searches)
+        _check_frames(str(self.path), shapes, self.video, kind)
 
     def with_overrides(
         self,
@@ -185,30 +288,55 @@ class Scene:
         seed: int | None = None,
         frames: int | None = None,
         fps: int | None = None,
+        tile_size: int | None = None,
+        every: int | None = None,
+        hud: bool | None = None,
+        quality: str | None = None,
+        width: int | None = None,
     ) -> Scene:
         """The same scene with some settings replaced (None: keep).
 
         Args:
-            seed: The search's seed (>= 0).
+            seed: The searches' seed (>= 0).
             frames: ``[video] max_frames``.
             fps: ``[video] fps``.
+            tile_size: ``[video] tile_size`` (even).
+            every: ``[video] every``.
+            hud: ``[video] hud``.
+            quality: ``[video] quality``.
+            width: ``[video] width``: the output this many pixels wide, at the largest tile
+                size that fits.
 
         Raises:
             UsageError: A value out of range, naming the matching command-line option.
         """
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise UsageError(f"--seed: must be an integer >= 0, got {seed!r}")
-        table = {f.name: getattr(self.video, f.name) for f in dataclasses.fields(self.video)}
-        flags = {"max_frames": ("--frames", frames), "fps": ("--fps", fps)}
+        written = self.written_video or self.video
+        table = {f.name: getattr(written, f.name) for f in dataclasses.fields(written)}
+        flags: dict[str, tuple[str, Any]] = {
+            "max_frames": ("--frames", frames),
+            "fps": ("--fps", fps),
+            "tile_size": ("--tile-size", tile_size),
+            "every": ("--every", every),
+            "hud": ("--no-hud", hud),
+            "quality": ("--quality", quality),
+            "width": ("--width", width),
+        }
         for key, (_, value) in flags.items():
             if value is not None:
                 table[key] = value
+        if tile_size is not None and width is None:
+            table["width"] = 0  # an explicit tile size wins over the scene's width
         try:
-            video = build_options(VideoOptions, table)
+            written = build_options(VideoOptions, table)
+            video = _fit_width(written, [self.view().shape] * len(self.searches))
         except OptionError as error:
             flag = flags[error.key][0] if error.key in flags else error.key
             raise UsageError(f"{flag}: {error.message}") from None
-        return dataclasses.replace(self, seed=self.seed if seed is None else seed, video=video)
+        return dataclasses.replace(
+            self, seed=self.seed if seed is None else seed, video=video, written_video=written
+        )
 
     def render(
         self,
@@ -220,9 +348,11 @@ class Scene:
         """Render the scene to a video.
 
         Args:
-            out: ``NAME.mp4``, ``NAME.gif`` or a folder (one ``frame_000000.png`` per frame);
-                default ``renders/<stem>.mp4``. Written under a temporary name and renamed
-                when complete: on an error or interrupt nothing is left at ``out``.
+            out: ``NAME.mp4``, ``NAME.gif``, ``NAME.html`` (an interactive player: play,
+                pause, step, scrub, the trace of each frame) or a folder (one
+                ``frame_000000.png`` per frame); default ``renders/<stem>.mp4``. Written
+                under a temporary name and renamed when complete: on an error or interrupt
+                nothing is left at ``out``.
             progress: True draws a progress bar on stderr; a callable receives the number of
                 frames done after each frame.
             snapshots: Also write ``improve_NNNN.png`` into this folder whenever the best
@@ -242,14 +372,24 @@ class Scene:
         if folder is not None and _inside(folder, target):
             raise UsageError(f"--snapshots {folder} is inside the output {target}")
         self.check_frames(output_kind(target))
-        job = self.render_job()
+        jobs = self.render_jobs()
         if progress is True:
             from searchvid.progress import progress_bar
 
             with progress_bar(self.video.max_frames) as advance:
-                return render(self.events(), job, target, progress=advance, snapshots=folder)
-        callback = progress if callable(progress) else None
-        return render(self.events(), job, target, progress=callback, snapshots=folder)
+                return self._render(target, jobs, advance, folder)
+        return self._render(target, jobs, progress if callable(progress) else None, folder)
+
+    def _render(
+        self,
+        target: Path,
+        jobs: list[RenderJob],
+        progress: ProgressCallback | None,
+        snapshots: Path | None,
+    ) -> RenderResult:
+        return render(
+            self.sources(), jobs, target, progress=progress, snapshots=snapshots, title=self.title
+        )
 
     def preview(self, frame: int = -1) -> Image.Image:
         """Frame ``frame`` of the video as an RGB image, without drawing the frames before it.
@@ -268,55 +408,90 @@ class Scene:
             what = f"the video has at most {self.video.max_frames} frames (max_frames)"
             raise UsageError(f"frame {frame} is out of range: {what}")
         self.check_frames(OutputKind.FOLDER)
-        pixels = render_frame(self.events(), self.render_job(), frame)
+        pixels = render_frame(self.sources(), self.render_jobs(), frame)
         return Image.fromarray(pixels, mode="RGB")
 
     def trace(self, limit: int | None = None) -> Iterator[dict[str, Any]]:
-        """The event stream as records ``{"step", "kind", "depth", "label", "value", "frame"}``.
+        """The event stream as records ``{"step", "kind", "depth", "label", "value", "frame",
+        "id", "parent"}`` (plus ``"search"``, its index, when the scene has several).
 
-        ``frame`` is the index of the video frame the event becomes, or None; values that are
-        not finite numbers are None (JSON has no infinities). The stream is cut where the video
-        is full, as in :meth:`render`.
+        ``frame`` is the index of the video frame the event becomes, or None; ``id`` and
+        ``parent`` name the search-tree node the event is about (None where it is about no
+        tree node); values that are not finite numbers are None (JSON has no infinities). The
+        stream is cut where the video is full, as in :meth:`render`; several searches are
+        traced one after the other.
 
         Args:
             limit: Yield at most this many records (None: all).
         """
-        pairs = assign_frames(self.events(), self.video)
-        for count, (event, frame) in enumerate(pairs):
-            if limit is not None and count >= limit:
-                return
-            yield {
-                "step": event.step,
-                "kind": event.kind.value,
-                "depth": event.depth,
-                "label": self.label(event.node),
-                "value": _finite(event.value),
-                "frame": frame,
-            }
+        count = 0
+        several = len(self.searches) > 1
+        for index in range(len(self.searches)):
+            for event, frame in assign_frames(self.events(index), self.paced_video):
+                if limit is not None and count >= limit:
+                    return
+                count += 1
+                record: dict[str, Any] = {"search": index} if several else {}
+                record |= {
+                    "step": event.step,
+                    "kind": event.kind.value,
+                    "depth": event.depth,
+                    "label": self.label(event.node),
+                    "value": _finite(event.value),
+                    "frame": frame,
+                    "id": event.id,
+                    "parent": event.parent,
+                }
+                yield record
 
     def run(self) -> dict[str, Any]:
-        """Run the search up to the video's frame limit, without drawing; its statistics.
+        """Run the searches up to the video's frame limit, without drawing; their statistics.
 
         Returns:
-            The object ``searchvid run --json`` prints: ``scene``, ``title``, ``domain``,
-            ``algorithm``, ``seed``, ``events``, ``frames``, ``seconds``, ``peak_rss_mb``,
-            ``best`` (``{"label", "value", "depth"}`` or None) and ``solved`` (None for a
-            domain without a goal). Where the search reached a goal, ``best`` is that goal
-            (the best-valued one reported, else the first reached) and ``solved`` is true.
+            For one search, the object ``searchvid run --json`` prints: ``scene``, ``title``,
+            ``domain``, ``algorithm``, ``seed``, ``events``, ``frames``, ``seconds``,
+            ``peak_rss_mb``, ``best`` (``{"label", "value", "depth"}`` or None) and ``solved``
+            (None for a domain without a goal). Where the search reached a goal, ``best`` is
+            that goal (the best-valued one reported, else the first reached) and ``solved`` is
+            true. The domain may add keys about the last frame's node (its ``report``:
+            Railroad Ink adds ``score`` and ``rounds``). For several searches:
+            ``{"searches": [one such object per search], ...}`` with the scene's ``scene``,
+            ``title``, ``domain``, ``seed``, total ``events`` and ``seconds``, ``frames`` of
+            the video (the longest search's) and ``peak_rss_mb``.
         """
-        outcome = _Outcome(self)
-        events = frames = 0
         start = time.perf_counter()
-        for event, frame in assign_frames(self.events(), self.video):
+        each = [self._run_one(i) for i in range(len(self.searches))]
+        if len(each) == 1:
+            return each[0]
+        return {
+            "scene": str(self.path),
+            "title": self.title,
+            "domain": self.domain_name,
+            "seed": self.seed,
+            "events": sum(one["events"] for one in each),
+            "frames": max(one["frames"] for one in each),
+            "seconds": round(time.perf_counter() - start, 6),
+            "peak_rss_mb": peak_rss_mb(),
+            "searches": each,
+        }
+
+    def _run_one(self, index: int) -> dict[str, Any]:
+        outcome = _Outcome(self, index)
+        events = frames = 0
+        last: Any = self.root()
+        start = time.perf_counter()
+        for event, frame in assign_frames(self.events(index), self.paced_video):
             outcome.see(event)
             events += 1
-            frames += frame is not None
+            if frame is not None:
+                frames += 1
+                last = event.node
         seconds = time.perf_counter() - start
         return {
             "scene": str(self.path),
             "title": self.title,
             "domain": self.domain_name,
-            "algorithm": self.algorithm,
+            "algorithm": self.searches[index].algorithm,
             "seed": self.seed,
             "events": events,
             "frames": frames,
@@ -324,19 +499,35 @@ class Scene:
             "peak_rss_mb": peak_rss_mb(),
             "best": outcome.best_record(),
             "solved": outcome.solved(),
+            **self.domain.report(last),
         }
+
+
+class _Traversal(Iterator[Event]):
+    """A search's event stream that can also tell the search's own numbers (``status``)."""
+
+    def __init__(self, search: Algorithm[Any], root: Any) -> None:
+        self._search = search
+        self._events = search.traverse(root)
+
+    def __next__(self) -> Event:
+        return next(self._events)
+
+    def status(self) -> Sequence[Field]:
+        """The search's fields at this moment."""
+        return self._search.status()
 
 
 class _Outcome:
     """What a run found: the best node reported, and whether (and where) a goal was reached."""
 
-    def __init__(self, scene: Scene) -> None:
+    def __init__(self, scene: Scene, index: int = 0) -> None:
         self._scene = scene
+        self._index = index
         self._goal_test = scene.domain.is_goal if scene.domain.has_goal else None
         self._best: tuple[Any, float | None, int] | None = None  # latest IMPROVE
         self._best_goal: tuple[Any, float | None, int] | None = None  # best IMPROVE at a goal
         self._first_goal: tuple[Any, float | None, int] | None = None  # first goal shown
-        self._checked: set[int] = set()
 
     def see(self, event: Event) -> None:
         is_goal = self._goal_test
@@ -357,7 +548,7 @@ class _Outcome:
             return self._best_goal
         if self._first_goal is not None:
             node, _, depth = self._first_goal
-            score = self._scene.score()
+            score = self._scene.score(self._index)
             return node, score(node) if score is not None else None, depth
         return self._best
 
@@ -472,32 +663,61 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
     except OptionError as error:
         raise SceneError(file, error.key, error.message) from None
     domain = _load_domain(file, top.domain, folder)
-    algorithm = _load_search(file, domain, top.search, top.seed, folder)
+    tables = [top.search] if isinstance(top.search, Mapping) else list(top.search)
+    if not tables:
+        raise SceneError(file, "search", "needs at least one search")
+    several = len(tables) > 1
+    searches = tuple(
+        _load_search(file, domain, table, top.seed, folder, f"search[{i}]" if several else "search")
+        for i, table in enumerate(tables)
+    )
     try:
         video = build_options(VideoOptions, top.video)
     except OptionError as error:
         raise SceneError(file, f"video.{error.key}", error.message) from None
-    _check_frames(file, domain.view().shape, video, None)
-    return Scene(
+    shapes = [domain.view().shape] * len(searches)
+    written = video
+    try:
+        video = _fit_width(video, shapes)
+    except OptionError as error:
+        raise SceneError(file, f"video.{error.key}", error.message) from None
+    _check_frames(file, shapes, video, None)
+    scene = Scene(
         path=path,
         title=top.title or path.stem,
         seed=top.seed,
         domain_name=domain.name,
         domain=domain,
-        algorithm=algorithm.name,
-        algorithm_type=algorithm,
-        search_options=dict(top.search),
+        searches=searches,
         video=video,
+        written_video=written,
     )
+    return scene
+
+
+def _fit_width(video: VideoOptions, shapes: Sequence[tuple[int, int]]) -> VideoOptions:
+    """With ``[video] width``, the largest even tile size whose frame fits that width.
+
+    Raises:
+        OptionError: Key ``width``: not even 8-pixel tiles fit.
+    """
+    if not video.width:
+        return video
+    for size in range(512, 7, -2):
+        fitted = dataclasses.replace(video, tile_size=size)
+        if frame_size(shapes, fitted)[0] <= video.width:
+            return fitted
+    narrowest = frame_size(shapes, dataclasses.replace(video, tile_size=8))[0]
+    raise OptionError("width", f"must be at least {narrowest} px for this board, got {video.width}")
 
 
 def _check_frames(
-    file: str, shape: tuple[int, int], video: VideoOptions, kind: OutputKind | None
+    file: str, shapes: Sequence[tuple[int, int]], video: VideoOptions, kind: OutputKind | None
 ) -> None:
     """Refuse frames too large for ``kind`` (None: for any output), suggesting a tile size."""
 
     def fits(options: VideoOptions) -> str | None:
-        width, height = frame_size(shape, options)
+        width, height = frame_size(shapes, options)
         if width * height > MAX_FRAME_PIXELS:
             return (
                 f"a frame of {width:,}x{height:,} px is larger than the {MAX_FRAME_PIXELS:,} "
@@ -554,7 +774,7 @@ def _plugin(
     folder: Path,
 ) -> type[Any]:
     """The class named by the section key ``key`` ("domain.name", "search.algorithm")."""
-    name = table.get(key.partition(".")[2])
+    name = table.get(key.rpartition(".")[2])
     listed = f"known {registry.what}s: {', '.join(registry.names())}"
     if name is None:
         raise SceneError(file, key, f"is required; {listed}")
@@ -579,18 +799,25 @@ def _load_domain(file: str, table: Mapping[str, Any], folder: Path) -> Domain:
 
 
 def _load_search(
-    file: str, domain: Domain, table: Mapping[str, Any], seed: int, folder: Path
-) -> type[Algorithm[Any]]:
-    """Validate the ``[search]`` table by building the search once; return its class."""
-    cls = _plugin(file, table, "search.algorithm", ALGORITHMS, folder)
+    file: str,
+    domain: Domain,
+    table: Mapping[str, Any],
+    seed: int,
+    folder: Path,
+    section: str = "search",
+) -> SearchSpec:
+    """Validate a ``[search]`` table (key prefix ``section``) by building the search once."""
+    cls = _plugin(file, table, f"{section}.algorithm", ALGORITHMS, folder)
     try:
         search = _build_search(domain, cls, table, random.Random(seed))
         search.check(domain.root())
     except OptionError as error:
-        raise SceneError(file, f"search.{error.key}", error.message) from None
+        raise SceneError(file, f"{section}.{error.key}", error.message) from None
     except CapabilityError as error:
-        raise SceneError(file, "search.algorithm", f"{error} (domain '{domain.name}')") from None
-    return cls
+        raise SceneError(
+            file, f"{section}.algorithm", f"{error} (domain '{domain.name}')"
+        ) from None
+    return SearchSpec(algorithm=cls.name, algorithm_type=cls, options=dict(table))
 
 
 def _values(domain: Domain) -> dict[str, ValueFunction]:

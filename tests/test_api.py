@@ -518,3 +518,48 @@ def test_frames_no_mp4_can_hold_are_refused_before_any_work(tmp_path: Path) -> N
 def test_frames_too_large_for_any_output_are_refused_when_the_scene_loads() -> None:
     with pytest.raises(searchvid.SceneError, match=r"^wide.toml: video.tile_size: a frame of"):
         _wide_tree(1000)
+
+
+def test_new_bests_are_held_on_screen(tmp_path: Path) -> None:
+    table = {
+        "seed": 5,
+        "domain": {"name": "railroad"},
+        "search": {"algorithm": "random-walk", "restarts": 3},
+        "video": {"fps": 10, "tile_size": 16, "max_frames": 60, "hold_last": 0},
+    }
+    plain = searchvid.scene_from_dict(table).render(tmp_path / "a.mp4")
+    held_table = {**table, "video": {**table["video"], "hold_improvements": 0.5}}
+    held = searchvid.scene_from_dict(held_table).render(tmp_path / "b.mp4")
+    bests = sum(
+        1
+        for a, b in zip(
+            list(searchvid.scene_from_dict(table).trace()),
+            list(searchvid.scene_from_dict(table).trace())[1:],
+            strict=False,
+        )
+        if a["frame"] is not None and b["kind"] == "improve"
+    )
+    assert bests > 0
+    assert held.frames == plain.frames
+    assert held.encoded_frames == plain.encoded_frames + 4 * bests  # 5 frame durations each
+    assert decoded_frames(held.path) == held.encoded_frames
+
+
+def test_run_adds_the_domains_report_of_the_last_frame() -> None:
+    table = {
+        "seed": 2,
+        "domain": {"name": "railroad", "rules": "game"},
+        "search": {"algorithm": "random-walk"},
+        "video": {"tile_size": 16},
+    }
+    stats = searchvid.scene_from_dict(table).run()
+    score = stats["score"]
+    assert set(score) == {"total", "exits", "road", "rail", "centre", "errors"}
+    assert score["total"] == (
+        score["exits"] + score["road"] + score["rail"] + score["centre"] - score["errors"]
+    )
+    assert stats["rounds"] == 7
+    puzzle = searchvid.scene_from_dict({**table, "domain": {"name": "railroad"}}).run()
+    assert puzzle["rounds"] is None
+    tree = searchvid.scene_from_dict(SMALL_TREE).run()
+    assert "score" not in tree

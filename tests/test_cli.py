@@ -193,7 +193,8 @@ def test_trace_reproduces_the_seed_order(runner: CliRunner) -> None:
     framed = [r for r in records if r["frame"] is not None]
     assert [r["label"] for r in framed] == SEED_ORDER
     assert [r["frame"] for r in framed] == list(range(15))
-    assert all(set(r) == {"step", "kind", "depth", "label", "value", "frame"} for r in records)
+    keys = {"step", "kind", "depth", "label", "value", "frame", "id", "parent"}
+    assert all(set(r) == keys for r in records)
     assert [r["step"] for r in records] == list(range(len(records)))
     assert [r["depth"] for r in framed][:6] == [0, 1, 2, 1, 2, 3]
 
@@ -290,7 +291,8 @@ def test_render_png_folder_of_the_tree(runner: CliRunner, tmp_path: Path) -> Non
     assert first.shape[0] > 7 * 64 - 1  # 7 rows of 64-pixel tiles, plus a HUD strip
     assert first.shape[1] == 15 * 64
     assert not np.array_equal(first[: 7 * 64], pixels(frames[1])[: 7 * 64])
-    assert not np.array_equal(first, last)  # the last frame shows everything visited
+    # Both show the root alone on the stack; the last one shows the whole tree visited.
+    assert not np.array_equal(first[: 7 * 64], last[: 7 * 64])
 
 
 def test_render_summary_line(runner: CliRunner, tmp_path: Path) -> None:
@@ -314,9 +316,33 @@ def test_render_default_output_is_renders_stem_mp4(
     assert frames >= 15
 
 
+TREE_BOXES = {
+    "Root": (6, 0),
+    "Algorithms": (6, 2),
+    "Breadth-First": (0, 4),
+    "Depth-First": (6, 4),
+    "Other": (12, 4),
+    "Backtracking": (4, 6),
+    "Beam Search": (8, 6),
+    "Monte Carlo Tree Search": (12, 6),
+}
+"""(column, row) of the first tile of each node box in the tree scene (64-pixel tiles)."""
+
+
+def tree_states(frame: np.ndarray) -> dict[str, NodeState]:
+    """Each node box's look, read from its fill just inside the border (above the label)."""
+    looks = {colour: state for state, colour in FILL.items()}
+    states = {}
+    for label, (col, row) in TREE_BOXES.items():
+        red, green, blue = (int(v) for v in frame[row * 64 + 13, col * 64 + 11])
+        states[label] = looks[red, green, blue]
+    return states
+
+
 def test_tree_frame_shows_current_stack_visited_and_path(runner: CliRunner, tmp_path: Path) -> None:
     """Frame 5 of the tree scene: Backtracking is current (64-pixel tiles, 15 x 7)."""
-    frame = pixels(render_folder(runner, TREE, tmp_path / "frames")[5])
+    frames = render_folder(runner, TREE, tmp_path / "frames")
+    frame = pixels(frames[5])
 
     def at(col: int, row: int, dx: int = 20, dy: int = 32) -> tuple[int, ...]:
         return tuple(int(v) for v in frame[row * 64 + dy, col * 64 + dx])
@@ -330,6 +356,16 @@ def test_tree_frame_shows_current_stack_visited_and_path(runner: CliRunner, tmp_
     assert at(6, 5, dx=0, dy=31) == HIGHLIGHT  # Depth-First -> Backtracking
     assert at(9, 5, dx=31, dy=50) == LINE  # Depth-First -> Beam Search
     assert at(10, 5) == BACKGROUND
+    # Marks follow the events: back at Algorithms (frame 9) the nodes below Depth-First stay
+    # visited, and on returning to the root (the last frame) the whole tree is.
+    back = tree_states(pixels(frames[9]))
+    assert (back["Algorithms"], back["Root"]) == (NodeState.CURRENT, NodeState.STACK)
+    below = {back[label] for label in ("Depth-First", "Backtracking", "Beam Search")}
+    assert below == {NodeState.VISITED}
+    assert {back["Other"], back["Monte Carlo Tree Search"]} == {NodeState.UNVISITED}
+    last = tree_states(pixels(frames[-1]))
+    assert last.pop("Root") is NodeState.CURRENT
+    assert set(last.values()) == {NodeState.VISITED}
 
 
 @pytest.mark.parametrize("index", [0, 1, 6, 14, -1, -2, -15])
@@ -499,3 +535,48 @@ def test_deeply_nested_toml_is_one_scene_error_and_spares_the_listing(
     assert listing.exit_code == 0
     assert "A small tree" in listing.output
     assert "(invalid: invalid TOML: nested too deeply)" in listing.output
+
+
+# --- sizing from the command line (issue 13) ---------------------------------------------------
+
+
+def first_frame_size(path: Path) -> tuple[int, int]:
+    reader = imageio_ffmpeg.read_frames(str(path))
+    meta = next(reader)
+    reader.close()
+    return meta["size"]
+
+
+def test_width_fits_the_tile_size_and_pads_to_exactly_that_width(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    scene = write(tmp_path, "rail.toml", SMALL_RAILROAD)
+    for width in (720, 500):
+        target = tmp_path / f"w{width}.mp4"
+        result = invoke(runner, "render", scene, "-o", target, "--width", str(width))
+        assert result.exit_code == 0, result.output
+        assert first_frame_size(target)[0] == width
+    frames = render_folder(runner, scene, tmp_path / "f", "--width", "500", "--frames", "2")
+    board = pixels(frames[0])
+    assert board.shape[1] == 500
+    # 9 columns of 54-px tiles (486 px) fit in 500; the 14 px left over are background
+    assert len({tuple(p) for p in board[0, 486:]}) == 1
+
+
+def test_tile_size_every_no_hud_and_quality(runner: CliRunner, tmp_path: Path) -> None:
+    scene = write(tmp_path, "rail.toml", SMALL_RAILROAD)
+    plain = render_folder(runner, scene, tmp_path / "a", "--tile-size", "20", "--no-hud")
+    assert pixels(plain[0]).shape == (9 * 20, 9 * 20, 3)
+    every = render_folder(runner, scene, tmp_path / "b", "--every", "4", "--quality", "draft")
+    candidates = json.loads(invoke(runner, "run", scene, "--json", "--frames", "9999").output)
+    total = candidates["frames"]  # every selected event, uncut
+    last_kept = (total - 1) % 4 == 0  # else the last one is added: a video ends on the end
+    assert len(every) == len(range(0, total, 4)) + (0 if last_kept else 1)
+    for args, flag in (
+        (["--tile-size", "33"], "--tile-size"),
+        (["--width", "20"], "--width"),
+        (["--every", "0"], "--every"),
+        (["--quality", "best"], "--quality"),
+    ):
+        line = assert_one_error_line(invoke(runner, "render", scene, *args), 2)
+        assert flag in line

@@ -8,6 +8,7 @@ restart (then the whole board is recomposed in one vectorised step).
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -43,7 +44,7 @@ class Rect(NamedTuple):
 
 @dataclass(frozen=True)
 class _Layer:
-    """One plane of the board: tiles of ``th`` x ``tw`` pixels blitted into ``target``."""
+    """One plane of a board: tiles of ``th`` x ``tw`` pixels blitted into ``target``."""
 
     tiles: Pixels
     target: Pixels
@@ -52,51 +53,173 @@ class _Layer:
     tw: int
 
 
-class Canvas:
-    """Holds the current frame of a board of ``shape`` tiles, plus an optional footer strip.
+class FrameBuffer:
+    """One frame in an encoder's pixel format, painted region by region.
 
-    Call :meth:`update` with each new tile grid: only cells whose id changed are re-blitted,
-    and the whole board is recomposed in one numpy step when most cells changed. The footer
-    (the HUD strip under the board) is set with :meth:`set_footer`. :attr:`frame` is one
-    C-contiguous buffer in ``pixel_format`` layout, ready for an encoder.
+    Regions are tile boards (:meth:`board`), strips of colour indices (the HUD) and blocks of
+    RGB pixels (the tree panel). Every paint notes the rectangle it touched; :meth:`take_dirty`
+    returns their union since the last call, which is what the GIF encoder re-encodes.
+    Regions start on even pixels so that yuv420p's 2x2 chroma never straddles two regions.
 
     Args:
-        atlas: The tiles.
-        shape: ``(rows, cols)`` of every grid.
+        width: Frame width in pixels (even).
+        height: Frame height in pixels (even).
         pixel_format: Layout of :attr:`frame`.
-        footer_height: Even number of pixel rows under the board for the footer.
-        footer_colors: Colours the footer strip's indices refer to (palette colours for PAL8).
+        palette: ``(n, 3)`` sorted, unique colours every RGB paint uses (needed for PAL8).
+        background: Colour of pixels no region covers (must be in ``palette`` for PAL8).
     """
 
     def __init__(
         self,
-        atlas: TileAtlas,
-        shape: tuple[int, int],
+        width: int,
+        height: int,
         pixel_format: PixelFormat = PixelFormat.RGB24,
         *,
-        footer_height: int = 0,
-        footer_colors: tuple[RGB, ...] = (),
+        palette: Pixels | None = None,
+        background: RGB = (0, 0, 0),
     ) -> None:
-        if footer_height % 2 or footer_height < 0:
-            raise ValueError(f"footer height must be even, got {footer_height}")
+        if width % 2 or height % 2 or width <= 0 or height <= 0:
+            raise ValueError(f"a frame needs even, positive sizes, got {width}x{height}")
+        self.width = width
+        self.height = height
+        self.pixel_format = pixel_format
+        self.palette = (
+            np.asarray(palette, dtype=np.uint8).reshape(-1, 3)
+            if palette is not None
+            else np.zeros((0, 3), dtype=np.uint8)
+        )
+        self._packed_palette = _pack(self.palette)
+        self._dirty: tuple[int, int, int, int] | None = None
+        self.frame, self.planes = self._allocate()
+        self.fill(Rect(0, 0, height, width), background)
+
+    def board(
+        self, atlas: TileAtlas, shape: tuple[int, int], *, top: int = 0, left: int = 0
+    ) -> TileBoard:
+        """A tile board of ``shape`` cells drawn at ``(top, left)``."""
+        return TileBoard(self, atlas, shape, top=top, left=left)
+
+    def fill(self, rect: Rect, color: RGB) -> None:
+        """Paint ``rect`` (even edges) in one colour."""
+        top, left, bottom, right = rect
+        if bottom <= top or right <= left:
+            return
+        rgb = np.array(color, dtype=np.uint8).reshape(1, 1, 3)
+        self.paint_rgb(top, left, np.broadcast_to(rgb, (bottom - top, right - left, 3)))
+
+    def paint_rgb(self, top: int, left: int, rgb: Pixels) -> None:
+        """Copy the RGB block ``rgb`` to ``(top, left)``, converted to the pixel format.
+
+        For yuv420p the block must start and end on even pixels (widen it first); for PAL8
+        every colour must be in :attr:`palette`.
+        """
+        height, width = rgb.shape[0], rgb.shape[1]
+        bottom, right = top + height, left + width
+        if not height or not width:
+            return
+        if self.pixel_format is PixelFormat.RGB24:
+            self.frame[top:bottom, left:right] = rgb
+        elif self.pixel_format is PixelFormat.PAL8:
+            self.frame[top:bottom, left:right] = self.index_of(rgb)
+        else:
+            if (top | left | height | width) & 1:
+                raise ValueError("yuv420p regions start and end on even pixels")
+            y, u, v = rgb_to_yuv420(np.ascontiguousarray(rgb))
+            py, pu, pv = self.planes
+            py[top:bottom, left:right] = y
+            half = (slice(top // 2, bottom // 2), slice(left // 2, right // 2))
+            pu[half] = u
+            pv[half] = v
+        self.mark(top, left, bottom, right)
+
+    def index_of(self, rgb: Pixels) -> npt.NDArray[np.uint8]:
+        """Palette indices of RGB pixels, which must all be palette colours."""
+        packed = _pack(rgb)
+        found = np.minimum(np.searchsorted(self._packed_palette, packed), len(self.palette) - 1)
+        if len(self.palette) == 0 or not np.array_equal(self._packed_palette[found], packed):
+            raise RunError("a colour drawn is not in the frame's palette")
+        return found.astype(np.uint8)
+
+    def mark(self, top: int, left: int, bottom: int, right: int) -> None:
+        """Note that the pixels of this rectangle changed."""
+        dirty = self._dirty
+        if dirty is None:
+            self._dirty = (top, left, bottom, right)
+        else:
+            self._dirty = (
+                min(dirty[0], top),
+                min(dirty[1], left),
+                max(dirty[2], bottom),
+                max(dirty[3], right),
+            )
+
+    def take_dirty(self) -> Rect:
+        """The rectangle bounding the pixels changed since the last call (empty if none)."""
+        dirty, self._dirty = self._dirty, None
+        return Rect(*dirty) if dirty is not None else Rect(0, 0, 0, 0)
+
+    def rgb(self) -> Pixels:
+        """The current frame as ``(height, width, 3)`` RGB (a view for RGB24, else a copy)."""
+        if self.pixel_format is PixelFormat.RGB24:
+            return self.frame
+        if self.pixel_format is PixelFormat.PAL8:
+            rgb: Pixels = self.palette[self.frame]
+            return rgb
+        raise ValueError("a yuv420p canvas cannot be read back as RGB exactly")
+
+    def _allocate(self) -> tuple[Pixels, tuple[Pixels, ...]]:
+        h, w = self.height, self.width
+        frame: Pixels
+        if self.pixel_format is PixelFormat.RGB24:
+            frame = np.zeros((h, w, 3), dtype=np.uint8)
+            return frame, (frame,)
+        if self.pixel_format is PixelFormat.PAL8:
+            frame = np.zeros((h, w), dtype=np.uint8)
+            return frame, (frame,)
+        luma, chroma = h * w, (h // 2) * (w // 2)
+        frame = np.zeros(luma + 2 * chroma, dtype=np.uint8)
+        y = frame[:luma].reshape(h, w)
+        u = frame[luma : luma + chroma].reshape(h // 2, w // 2)
+        v = frame[luma + chroma :].reshape(h // 2, w // 2)
+        return frame, (y, u, v)
+
+
+class TileBoard:
+    """A board of tiles inside a :class:`FrameBuffer`, redrawn only where the grid changed.
+
+    Call :meth:`update` with each new tile grid: only cells whose id changed are re-blitted,
+    and the whole board is recomposed in one numpy step when most cells changed.
+
+    Args:
+        buffer: The frame it draws into.
+        atlas: The tiles (converted once to the buffer's pixel format).
+        shape: ``(rows, cols)`` of every grid.
+        top: First pixel row of the board (even).
+        left: First pixel column of the board (even).
+    """
+
+    def __init__(
+        self,
+        buffer: FrameBuffer,
+        atlas: TileAtlas,
+        shape: tuple[int, int],
+        *,
+        top: int = 0,
+        left: int = 0,
+    ) -> None:
+        if top % 2 or left % 2:
+            raise ValueError(f"a board starts on even pixels, got ({top}, {left})")
+        self.buffer = buffer
         self.atlas = atlas
         self.shape = (int(shape[0]), int(shape[1]))
-        self.pixel_format = pixel_format
+        self.top, self.left = top, left
         rows, cols = self.shape
-        self.board_height = rows * atlas.size
+        self.height = rows * atlas.size
         self.width = cols * atlas.size
-        self.height = self.board_height + footer_height
-        self.footer_height = footer_height
-        self._footer_rgb = np.array(footer_colors, dtype=np.uint8).reshape(-1, 3)
-        self._footer_pal = (
-            atlas.index_of(self._footer_rgb) if pixel_format is PixelFormat.PAL8 else None
-        )
-        self._footer: Pixels | None = None
-        self._footer_yuv = self._footer_luts() if pixel_format is PixelFormat.YUV420P else None
+        if top + self.height > buffer.height or left + self.width > buffer.width:
+            raise ValueError("the board does not fit the frame")
         self._grid: npt.NDArray[np.int16] | None = None
-        self._dirty: tuple[int, int, int, int] | None = None
-        self._cells = self.shape[0] * self.shape[1]
-        self.frame, self._planes = self._allocate()
+        self._cells = rows * cols
         self._layers = self._make_layers()
         self._blits = tuple((lay.tiles, lay.target, lay.th, lay.tw) for lay in self._layers)
 
@@ -137,71 +260,23 @@ class Canvas:
             return
         for layer in self._layers:
             layer.blocks[...] = layer.tiles[grid]
-        self._mark(0, 0, self.board_height, self.width)
-
-    def set_footer(self, strip: npt.NDArray[np.uint8]) -> None:
-        """Show ``strip`` (footer colour indices, ``(footer_height, width)``) under the board.
-
-        Only the part that differs from the previous strip is converted and copied.
-        """
-        if strip.shape != (self.footer_height, self.width):
-            raise ValueError(f"footer strip of shape {strip.shape} does not fit the canvas")
-        previous = self._footer
-        if previous is None:
-            box = Rect(0, 0, self.footer_height, self.width)
-        else:
-            rows = np.flatnonzero((strip != previous).any(axis=1))
-            if rows.size == 0:
-                return
-            cols = np.flatnonzero(
-                (strip[rows[0] : rows[-1] + 1] != previous[rows[0] : rows[-1] + 1]).any(axis=0)
-            )
-            box = Rect(int(rows[0]), int(cols[0]), int(rows[-1]) + 1, int(cols[-1]) + 1)
-        self._footer = strip.copy()
-        self._paint_footer(box, strip)
-
-    def take_dirty(self) -> Rect:
-        """The rectangle bounding the pixels changed since the last call (empty if none)."""
-        dirty, self._dirty = self._dirty, None
-        return Rect(*dirty) if dirty is not None else Rect(0, 0, 0, 0)
-
-    def rgb(self) -> Pixels:
-        """The current frame as ``(height, width, 3)`` RGB (a view for RGB24, else a copy)."""
-        if self.pixel_format is PixelFormat.RGB24:
-            return self.frame
-        if self.pixel_format is PixelFormat.PAL8:
-            rgb: Pixels = self.atlas.palette[self.frame]
-            return rgb
-        raise ValueError("a yuv420p canvas cannot be read back as RGB exactly")
-
-    def _allocate(self) -> tuple[Pixels, tuple[Pixels, ...]]:
-        h, w = self.height, self.width
-        frame: Pixels
-        if self.pixel_format is PixelFormat.RGB24:
-            frame = np.zeros((h, w, 3), dtype=np.uint8)
-            return frame, (frame,)
-        if self.pixel_format is PixelFormat.PAL8:
-            frame = np.zeros((h, w), dtype=np.uint8)
-            return frame, (frame,)
-        luma, chroma = h * w, (h // 2) * (w // 2)
-        frame = np.zeros(luma + 2 * chroma, dtype=np.uint8)
-        y = frame[:luma].reshape(h, w)
-        u = frame[luma : luma + chroma].reshape(h // 2, w // 2)
-        v = frame[luma + chroma :].reshape(h // 2, w // 2)
-        return frame, (y, u, v)
+        self.buffer.mark(self.top, self.left, self.top + self.height, self.left + self.width)
 
     def _make_layers(self) -> tuple[_Layer, ...]:
-        if self.pixel_format is PixelFormat.RGB24:
+        fmt = self.buffer.pixel_format
+        if fmt is PixelFormat.RGB24:
             sources: tuple[Pixels, ...] = (self.atlas.tiles,)
-        elif self.pixel_format is PixelFormat.PAL8:
-            sources = (self.atlas.indexed,)
+        elif fmt is PixelFormat.PAL8:
+            sources = (_reindex(self.atlas, self.buffer),)
         else:
             sources = self.atlas.yuv
         rows, cols = self.shape
         layers = []
-        for tiles, plane in zip(sources, self._planes, strict=True):
+        for tiles, plane in zip(sources, self.buffer.planes, strict=True):
             th, tw = tiles.shape[1], tiles.shape[2]
-            target = plane[: rows * th]
+            scale = self.atlas.size // th  # 1 for full planes, 2 for yuv420p chroma
+            top, left = self.top // scale, self.left // scale
+            target = plane[top : top + rows * th, left : left + cols * tw]
             blocks = target.reshape(rows, th, cols, tw, *tiles.shape[3:]).swapaxes(1, 2)
             layers.append(_Layer(tiles, target, blocks, th, tw))
         return tuple(layers)
@@ -222,47 +297,205 @@ class Canvas:
             right = max(right, c)
         s = self.atlas.size
         top, bottom = changed[0] // cols, changed[-1] // cols  # flat indices ascend by row
-        self._mark(top * s, left * s, (bottom + 1) * s, (right + 1) * s)
+        self.buffer.mark(
+            self.top + top * s,
+            self.left + left * s,
+            self.top + (bottom + 1) * s,
+            self.left + (right + 1) * s,
+        )
 
-    def _footer_luts(self) -> tuple[Pixels, tuple[int, int] | None]:
-        """Luma per footer colour, and the chroma if all footer colours share it (greys)."""
-        blocks = np.repeat(np.repeat(self._footer_rgb[:, None, None, :], 2, 1), 2, 2)
-        y, u, v = rgb_to_yuv420(blocks)
-        chroma = set(zip(u.ravel().tolist(), v.ravel().tolist(), strict=True))
-        return y[:, 0, 0].copy(), chroma.pop() if len(chroma) == 1 else None
 
-    def _paint_footer(self, box: Rect, strip: npt.NDArray[np.uint8]) -> None:
-        if self.pixel_format is PixelFormat.YUV420P:  # chroma is 2x2: widen to even edges
-            box = Rect(box.top & ~1, box.left & ~1, (box.bottom + 1) & ~1, (box.right + 1) & ~1)
-        part = strip[box.top : box.bottom, box.left : box.right]
-        top, bottom = self.board_height + box.top, self.board_height + box.bottom
-        if self.pixel_format is PixelFormat.RGB24:
-            self.frame[top:bottom, box.left : box.right] = self._footer_rgb[part]
-        elif self.pixel_format is PixelFormat.PAL8:
-            assert self._footer_pal is not None
-            self.frame[top:bottom, box.left : box.right] = self._footer_pal[part]
-        else:
-            assert self._footer_yuv is not None
-            luma, chroma = self._footer_yuv
-            py, pu, pv = self._planes
-            py[top:bottom, box.left : box.right] = luma[part]
-            half = (slice(top // 2, bottom // 2), slice(box.left // 2, box.right // 2))
-            if chroma is not None:
-                pu[half], pv[half] = chroma
-            else:
-                _, u, v = rgb_to_yuv420(self._footer_rgb[part])
-                pu[half] = u
-                pv[half] = v
-        self._mark(top, box.left, bottom, box.right)
+class IndexStrip:
+    """A strip of colour indices (the HUD) inside a :class:`FrameBuffer`.
 
-    def _mark(self, top: int, left: int, bottom: int, right: int) -> None:
-        dirty = self._dirty
-        if dirty is None:
-            self._dirty = (top, left, bottom, right)
-        else:
-            self._dirty = (
-                min(dirty[0], top),
-                min(dirty[1], left),
-                max(dirty[2], bottom),
-                max(dirty[3], right),
+    :meth:`show` converts and copies only the part that differs from the strip shown before.
+
+    Args:
+        buffer: The frame it draws into.
+        colors: The colours the indices refer to (palette colours for PAL8).
+        top: First pixel row (even).
+        left: First pixel column (even).
+        height: Rows (even).
+        width: Columns (even).
+    """
+
+    def __init__(
+        self,
+        buffer: FrameBuffer,
+        colors: tuple[RGB, ...],
+        *,
+        top: int,
+        left: int,
+        height: int,
+        width: int,
+    ) -> None:
+        if (top | left | height) & 1:
+            raise ValueError("a strip starts on even pixels and has an even height")
+        self.buffer = buffer
+        self.top, self.left, self.height, self.width = top, left, height, width
+        self._rgb = np.array(colors, dtype=np.uint8).reshape(-1, 3)
+        self._shown: npt.NDArray[np.uint8] | None = None
+
+    def show(self, strip: npt.NDArray[np.uint8]) -> None:
+        """Show ``strip`` (``(height, width)`` colour indices)."""
+        if strip.shape != (self.height, self.width):
+            raise ValueError(
+                f"strip of shape {strip.shape} does not fit ({self.height}, {self.width})"
             )
+        previous = self._shown
+        if previous is None:
+            box = Rect(0, 0, self.height, self.width)
+        else:
+            rows = np.flatnonzero((strip != previous).any(axis=1))
+            if rows.size == 0:
+                return
+            cols = np.flatnonzero(
+                (strip[rows[0] : rows[-1] + 1] != previous[rows[0] : rows[-1] + 1]).any(axis=0)
+            )
+            box = Rect(int(rows[0]), int(cols[0]), int(rows[-1]) + 1, int(cols[-1]) + 1)
+        self._shown = strip.copy()
+        if self.buffer.pixel_format is PixelFormat.YUV420P:
+            box = _even(box)
+        part = strip[box.top : box.bottom, box.left : box.right]
+        self.buffer.paint_rgb(self.top + box.top, self.left + box.left, self._rgb[part])
+
+
+class RgbPanel:
+    """A block of RGB pixels owned by a drawing component (the tree panel).
+
+    Args:
+        buffer: The frame it draws into.
+        top: First pixel row (even).
+        left: First pixel column (even).
+    """
+
+    def __init__(self, buffer: FrameBuffer, *, top: int, left: int) -> None:
+        if top % 2 or left % 2:
+            raise ValueError(f"a panel starts on even pixels, got ({top}, {left})")
+        self.buffer = buffer
+        self.top, self.left = top, left
+
+    def show(self, pixels: Pixels, rects: Sequence[Rect] | None = None) -> None:
+        """Copy the parts ``rects`` of the panel's ``pixels`` (all of it when None)."""
+        height, width = pixels.shape[0], pixels.shape[1]
+        for rect in rects if rects is not None else (Rect(0, 0, height, width),):
+            box = Rect(
+                max(0, rect.top),
+                max(0, rect.left),
+                min(height, rect.bottom),
+                min(width, rect.right),
+            )
+            if self.buffer.pixel_format is PixelFormat.YUV420P:
+                box = _even(box)
+            if box.bottom <= box.top or box.right <= box.left:
+                continue
+            part = pixels[box.top : box.bottom, box.left : box.right]
+            self.buffer.paint_rgb(self.top + box.top, self.left + box.left, part)
+
+
+class Canvas:
+    """One board of ``shape`` tiles plus an optional footer strip: the single-search frame.
+
+    A thin composite of :class:`FrameBuffer`, one :class:`TileBoard` at the top left and one
+    :class:`IndexStrip` under it.
+
+    Args:
+        atlas: The tiles.
+        shape: ``(rows, cols)`` of every grid.
+        pixel_format: Layout of :attr:`frame`.
+        footer_height: Even number of pixel rows under the board for the footer.
+        footer_colors: Colours the footer strip's indices refer to (palette colours for PAL8).
+    """
+
+    def __init__(
+        self,
+        atlas: TileAtlas,
+        shape: tuple[int, int],
+        pixel_format: PixelFormat = PixelFormat.RGB24,
+        *,
+        footer_height: int = 0,
+        footer_colors: tuple[RGB, ...] = (),
+    ) -> None:
+        if footer_height % 2 or footer_height < 0:
+            raise ValueError(f"footer height must be even, got {footer_height}")
+        self.atlas = atlas
+        self.shape = (int(shape[0]), int(shape[1]))
+        self.pixel_format = pixel_format
+        rows, cols = self.shape
+        self.board_height = rows * atlas.size
+        self.width = cols * atlas.size
+        self.height = self.board_height + footer_height
+        self.footer_height = footer_height
+        first = atlas.palette[0]
+        background: RGB = (
+            footer_colors[0] if footer_colors else (int(first[0]), int(first[1]), int(first[2]))
+        )
+        self.buffer = FrameBuffer(
+            self.width,
+            max(self.height, 2),
+            pixel_format,
+            palette=atlas.palette,
+            background=background,
+        )
+        self.buffer.take_dirty()
+        self.frame = self.buffer.frame
+        self._board = self.buffer.board(atlas, self.shape)
+        self._footer = (
+            IndexStrip(
+                self.buffer,
+                footer_colors,
+                top=self.board_height,
+                left=0,
+                height=footer_height,
+                width=self.width,
+            )
+            if footer_height
+            else None
+        )
+
+    @property
+    def grid(self) -> npt.NDArray[np.int16] | None:
+        """The grid currently drawn (None before the first :meth:`update`)."""
+        return self._board.grid
+
+    def update(self, grid: npt.NDArray[np.integer]) -> int:
+        """Draw ``grid``; see :meth:`TileBoard.update`."""
+        return self._board.update(grid)
+
+    def recompose(self) -> None:
+        """Redraw the whole board from the current grid."""
+        self._board.recompose()
+
+    def set_footer(self, strip: npt.NDArray[np.uint8]) -> None:
+        """Show ``strip`` (footer colour indices, ``(footer_height, width)``) under the board."""
+        if self._footer is None or strip.shape != (self.footer_height, self.width):
+            raise ValueError(f"footer strip of shape {strip.shape} does not fit the canvas")
+        self._footer.show(strip)
+
+    def take_dirty(self) -> Rect:
+        """The rectangle bounding the pixels changed since the last call (empty if none)."""
+        return self.buffer.take_dirty()
+
+    def rgb(self) -> Pixels:
+        """The current frame as ``(height, width, 3)`` RGB (a view for RGB24, else a copy)."""
+        return self.buffer.rgb()
+
+
+def _even(box: Rect) -> Rect:
+    """``box`` widened to even edges (yuv420p's chroma is 2x2)."""
+    return Rect(box.top & ~1, box.left & ~1, (box.bottom + 1) & ~1, (box.right + 1) & ~1)
+
+
+def _reindex(atlas: TileAtlas, buffer: FrameBuffer) -> Pixels:
+    """The atlas's tiles as indices into the buffer's palette (the same palette as a rule)."""
+    if np.array_equal(atlas.palette, buffer.palette):
+        return atlas.indexed
+    return buffer.index_of(atlas.tiles)
+
+
+def _pack(rgb: Pixels) -> npt.NDArray[np.uint32]:
+    wide = rgb.astype(np.uint32)
+    packed: npt.NDArray[np.uint32] = (
+        (wide[..., 0] << np.uint32(16)) | (wide[..., 1] << np.uint32(8)) | wide[..., 2]
+    )
+    return packed

@@ -50,13 +50,14 @@ class OutputKind(enum.Enum):
     MP4 = "mp4"
     GIF = "gif"
     FOLDER = "folder"
+    HTML = "html"
 
 
 def output_kind(path: Path) -> OutputKind:
     """The format a render to ``path`` writes.
 
-    ``.mp4`` and ``.gif`` (any case) pick those; an existing directory or a path without a
-    suffix is a PNG folder.
+    ``.mp4``, ``.gif`` and ``.html`` (any case) pick those; an existing directory or a path
+    without a suffix is a PNG folder.
 
     Raises:
         UsageError: Any other suffix.
@@ -68,9 +69,13 @@ def output_kind(path: Path) -> OutputKind:
         return OutputKind.MP4
     if suffix == ".gif":
         return OutputKind.GIF
+    if suffix == ".html":
+        return OutputKind.HTML
     if not suffix:
         return OutputKind.FOLDER
-    raise UsageError(f"{path}: unsupported output '{path.suffix}'; allowed: .mp4, .gif or a folder")
+    raise UsageError(
+        f"{path}: unsupported output '{path.suffix}'; allowed: .mp4, .gif, .html or a folder"
+    )
 
 
 GIF_MAX_SIDE = 0xFFFF
@@ -86,6 +91,11 @@ _MP4_MAX_PADDED_AREA = (2**31 - 1) // 8
 PNG_MAX_SIDE = 2**31 - 1
 """A PNG's width and height are 31-bit numbers."""
 
+HTML_MAX_SIDE = 16384
+"""The widest and tallest frame the HTML player takes: a ``<canvas>`` side every current
+browser draws (Chromium's and Firefox's limit is 32,767 px a side, Chromium's area limit
+16,384 x 16,384; Safari's area limit is lower, so huge frames may still fail there)."""
+
 
 def check_frame_size(kind: OutputKind, width: int, height: int) -> None:
     """Refuse a frame size that the output ``kind`` cannot hold, before any work is done.
@@ -93,7 +103,8 @@ def check_frame_size(kind: OutputKind, width: int, height: int) -> None:
     The limits: a GIF at most 65,535 px each way (the format stores 16-bit sizes); an MP4 at
     most 16,384 px each way (libx264) and ``(width + 128) * (height + 128)`` at most
     268,435,455 (ffmpeg's picture-size check: 16,384 x 16,128 passes, 16,384 x 16,130 does
-    not); a PNG at most 2^31 - 1 px each way. The MP4 limits were measured with the bundled
+    not); a PNG at most 2^31 - 1 px each way; the HTML player at most 16,384 px each way (a
+    browser's canvas, :data:`HTML_MAX_SIDE`). The MP4 limits were measured with the bundled
     ffmpeg.
 
     Raises:
@@ -118,6 +129,11 @@ def check_frame_size(kind: OutputKind, width: int, height: int) -> None:
                 f"an MP4 frame of {size} is larger than ffmpeg takes: (width + 128) x "
                 f"(height + 128) must be at most {_MP4_MAX_PADDED_AREA:,}"
             )
+    if kind is OutputKind.HTML and max(width, height) > HTML_MAX_SIDE:
+        raise UsageError(
+            f"an HTML player's frame is at most {HTML_MAX_SIDE:,} px wide and high (a "
+            f"browser canvas's limit); this one is {size}"
+        )
     if kind is OutputKind.FOLDER and max(width, height) > PNG_MAX_SIDE:
         raise UsageError(
             f"a PNG frame is at most {PNG_MAX_SIDE:,} px wide and high (the PNG format's "
@@ -267,8 +283,12 @@ def open_encoder(
     height: int,
     video: VideoOptions,
     palette: npt.NDArray[np.uint8],
+    title: str = "",
 ) -> Encoder:
     """The encoder for ``path``'s format (see :func:`output_kind`), not yet entered.
+
+    ``title`` names the video where the format has room for it: the HTML player's page
+    title and heading (the other formats ignore it).
 
     Raises:
         UsageError: An unsupported suffix, or a frame size the format cannot hold (see
@@ -288,6 +308,19 @@ def open_encoder(
     if kind is OutputKind.GIF:
         return GifEncoder(
             path, width=width, height=height, palette=palette, fps=video.fps, hold=video.hold_last
+        )
+    if kind is OutputKind.HTML:
+        # Imported here: searchvid.render.html builds on this module's _AtomicOutput.
+        from searchvid.render.html import HtmlEncoder
+
+        return HtmlEncoder(
+            path,
+            width=width,
+            height=height,
+            palette=palette,
+            fps=video.fps,
+            hold_last=video.hold_last,
+            title=title,
         )
     return PngFolderEncoder(path)
 
@@ -527,11 +560,19 @@ class Mp4Encoder(_AtomicOutput):
 
 
 class GifEncoder(_AtomicOutput):
-    """An animated GIF written frame by frame: only the changed rectangle of each frame.
+    """An animated GIF written frame by frame: only what changed in each frame.
 
     Frames are palette indices (:attr:`PixelFormat.PAL8`) into ``palette``, so colours are
-    exact and nothing but the current frame is held in memory. The GIF loops forever; the
-    last frame's delay is lengthened by ``hold`` seconds.
+    exact; besides the current frame the encoder holds one copy of the previous frame. Each
+    frame after the first is cropped to the box of the pixels that differ from the previous
+    frame (looked for within ``dirty``), and the pixels in that box that did not change are
+    written as a transparent index over the previous frame, which stays on screen (disposal
+    1). LZW packs those runs tightly, so two small changes far apart (a tile and the status
+    strip's counter) no longer cost the whole band between them. The transparent index is
+    the slot after the palette's colours; with a full 256-colour palette it is chosen frame by
+    frame among the indices the frame's changed pixels do not use (a frame whose changes use
+    all 256 is written as it is, box cropped). The GIF loops forever; the last frame's delay
+    is lengthened by ``hold`` seconds.
 
     Args:
         path: Target file.
@@ -561,6 +602,9 @@ class GifEncoder(_AtomicOutput):
         super().__init__(path)
         self._size = (width, height)
         self._palette = np.asarray(palette, dtype=np.uint8)
+        # The transparent index: the first slot after the colours, when there is one.
+        self._spare: int | None = len(palette) if len(palette) < 256 else None
+        self._previous: Pixels | None = None  # the frame on screen, C-contiguous
         self._fps = fps
         self._hold = round(hold * 100)
         self._file: IO[bytes] | None = None
@@ -589,27 +633,75 @@ class GifEncoder(_AtomicOutput):
         if frame.shape != (height, width):
             raise ValueError(f"frame of shape {frame.shape}, expected {(height, width)}")
         assert self._file is not None, "write() outside the with block"
-        rect = Rect(0, 0, height, width) if dirty is None or self._count == 0 else dirty
-        if rect.bottom <= rect.top or rect.right <= rect.left:
-            rect = Rect(0, 0, 1, 1)  # nothing changed: still a frame, as in the PNG folder
-        part = np.ascontiguousarray(frame[rect.top : rect.bottom, rect.left : rect.right])
+        if self._previous is None:
+            self._previous = np.array(frame, dtype=np.uint8, order="C")
+            box, part, transparent = Rect(0, 0, height, width), self._previous, None
+        else:
+            box, part, transparent = self._changes(frame, self._previous, dirty)
         image = Image.frombuffer("L", (part.shape[1], part.shape[0]), part, "raw", "L", 0, 1)
         # Delays are whole centiseconds; rounding the running time keeps the total exact.
         ticks = self._ticks
         self._ticks += 1 + hold
         self._delay = round(100 * self._ticks / self._fps) - round(100 * ticks / self._fps)
+        # Graphic control: disposal 1 (keep the frame under the next one), the transparency
+        # flag and index; the delay is patched on close.
+        flags = 0x04 if transparent is None else 0x05
+        control = bytes([0x21, 0xF9, 4, flags]) + self._delay.to_bytes(2, "little")
+        control += bytes([transparent or 0, 0])
         with _writing(self.path):
-            # Graphic control: disposal 1 (keep), no transparency; the delay is patched on
-            # close.
             self._delay_at = self._file.tell() + 4
-            self._file.write(b"!\xf9\x04\x04" + self._delay.to_bytes(2, "little") + b"\x00\x00")
-            for chunk in GifImagePlugin.getdata(image, offset=(rect.left, rect.top)):
+            self._file.write(control)
+            for chunk in GifImagePlugin.getdata(image, offset=(box.left, box.top)):
                 self._file.write(chunk)
         self._count += 1
 
+    def _changes(
+        self, frame: Pixels, previous: Pixels, dirty: Rect | None
+    ) -> tuple[Rect, Pixels, int | None]:
+        """What to write of ``frame`` over ``previous`` (the frame on screen), which is then
+        brought up to date: the box of the pixels that differ, those pixels as they are and
+        the others as the transparent index (returned; None: no index is free).
+
+        Only ``dirty`` (None: the whole frame) is compared; a frame equal to the previous one
+        is still a frame, of one pixel (as in the PNG folder).
+        """
+        height, width = previous.shape
+        rect = Rect(0, 0, height, width) if dirty is None else dirty
+        top, left = max(rect.top, 0), max(rect.left, 0)
+        new = frame[top : min(rect.bottom, height), left : min(rect.right, width)]
+        old = previous[top : top + new.shape[0], left : left + new.shape[1]]
+        changed = new != old
+        rows = np.flatnonzero(changed.any(axis=1))
+        if rows.size == 0:
+            return Rect(0, 0, 1, 1), np.ascontiguousarray(previous[:1, :1]), None
+        first, last = int(rows[0]), int(rows[-1]) + 1
+        cols = np.flatnonzero(changed[first:last].any(axis=0))
+        box = (slice(first, last), slice(int(cols[0]), int(cols[-1]) + 1))
+        part, changed = new[box], changed[box]
+        transparent = self._transparent_index(part, changed)
+        out = np.empty(part.shape, dtype=np.uint8)
+        if transparent is None:
+            out[...] = part
+        else:  # t ^ ((p ^ t) * changed): p where changed, else t (faster than np.where)
+            key = np.uint8(transparent)
+            np.bitwise_xor(part, key, out=out)
+            np.multiply(out, changed.view(np.uint8), out=out)
+            np.bitwise_xor(out, key, out=out)
+        old[box] = part  # outside the box nothing changed
+        box_rect = Rect(top + first, left + box[1].start, top + last, left + box[1].stop)
+        return box_rect, out, transparent
+
+    def _transparent_index(self, part: Pixels, changed: npt.NDArray[np.bool_]) -> int | None:
+        """The palette's spare slot, or else an index no changed pixel of ``part`` uses."""
+        if self._spare is not None:
+            return self._spare
+        unused = np.flatnonzero(np.bincount(part[changed], minlength=256) == 0)
+        return int(unused[0]) if unused.size else None
+
     def _header(self) -> bytes:
         width, height = self._size
-        bits = max(1, (len(self._palette) - 1).bit_length())
+        slots = len(self._palette) + (self._spare is not None)  # colours + transparent index
+        bits = max(1, (slots - 1).bit_length())
         table = np.zeros((1 << bits, 3), dtype=np.uint8)
         table[: len(self._palette)] = self._palette
         screen = width.to_bytes(2, "little") + height.to_bytes(2, "little")

@@ -1,13 +1,24 @@
-"""The HUD: a status strip under the board (title; step, depth, value, best).
+"""The status strip under a board: the title, the phase and named fields, and a caption.
 
-Text is drawn with Pillow's bundled default font without anti-aliasing, so the strip uses only
-the three :data:`HUD_COLORS` and the GIF palette stays exact. Glyphs are rendered once and
-composed with numpy; a field is redrawn only when its text changes.
+::
+
+    Water Sort: the optimal 39 pours (A*)
+    A* searching   step 1,204   depth 12   g 12   h 7   f 19   frontier 88   tubes done 5/12
+    expand: pour tube 3 into tube 7
+
+Every number has a name and one format (:class:`~searchvid.search.status.Field`). Text is
+drawn with Pillow's bundled font without anti-aliasing, so the strip uses only the
+:data:`HUD_COLORS` and a GIF palette stays exact. Its height follows the frame's width
+(text at least 1/50 of it, at most :data:`MAX_FONT` px), so the strip stays legible when a
+blog shows the video 720 px wide; narrow columns get more lines for their fields. Glyphs
+are rendered once and composed with numpy; a line is redrawn only when its text changes,
+and each field has a slot with room for its number to grow, so text does not jitter.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,118 +26,155 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
 from searchvid.render.atlas import RGB
+from searchvid.search.status import Field, format_number
 
 HUD_COLORS: tuple[RGB, ...] = ((24, 24, 24), (255, 255, 255), (190, 190, 190))
 """Background, title and status colours (greys, so 4:2:0 chroma stays exact)."""
 
+TEXT_SHARE = 50
+"""Text is at least 1/TEXT_SHARE of the frame's width tall."""
+
 _BACKGROUND, _TITLE, _STATUS = 0, 1, 2
-_MIN_FONT = 6
-_SAMPLES = ("step 0000000", "depth 0000", "value -0.0000", "best -0.0000")  # widest fields
+_MIN_FONT = 8
+_STATUS_LINES = 2  # at least; narrow columns get more, up to _MAX_STATUS_LINES
+_MAX_STATUS_LINES = 6
+_TYPICAL_FIELDS = 8  # phase, step, depth, a few of the algorithm's and domain's, value, best
+MAX_FONT = 64
+"""Text never grows beyond this many pixels, however wide the frame."""
+_SLOT_SAMPLE = "0,000,000"  # room reserved after a field's name for its value
 _Font = ImageFont.FreeTypeFont | ImageFont.ImageFont | ImageFont.TransposedFont
+
+__all__ = ["HUD_COLORS", "MAX_FONT", "TEXT_SHARE", "Hud", "HudText", "format_number"]
 
 
 @dataclass(frozen=True, slots=True)
 class HudText:
-    """What the HUD shows for one frame.
+    """What the strip shows for one frame.
 
     Attributes:
-        title: First line, e.g. ``"random-walk · railroad"``.
-        step: The event's step.
-        depth: The event's depth (None: unknown, shown as ``-``).
-        value: The value or score of the frame's node (None: none known).
-        best: The value of the best node found so far (None: none yet).
-        value_label: Name shown before ``value`` ("value" or "score"); "" hides value and
-            best (a search that ranks nothing).
+        title: First line: the scene's title.
+        phase: What the search is doing, e.g. ``"A* searching"``, ``"solution"``.
+        fields: The named quantities, in order (search counters, then the algorithm's and the
+            domain's fields, then value and best).
+        caption: The caption line (None: no caption line).
     """
 
     title: str
-    step: int
-    depth: int | None
-    value: float | None
-    best: float | None
-    value_label: str = "value"
+    phase: str
+    fields: tuple[Field, ...]
+    caption: str | None = None
 
-    def fields(self) -> tuple[str, str, str, str]:
-        """The four status fields as drawn."""
-        depth = "-" if self.depth is None else str(self.depth)
-        if not self.value_label:
-            return (f"step {self.step}", f"depth {depth}", "", "")
-        return (
-            f"step {self.step}",
-            f"depth {depth}",
-            f"{self.value_label} {format_number(self.value)}",
-            f"best {format_number(self.best)}",
-        )
-
-
-def format_number(value: float | None) -> str:
-    """A short, stable rendering of a value: integers plainly, others with 4 significant digits."""
-    if value is None:
-        return "-"
-    if math.isfinite(value) and value == int(value) and abs(value) < 1e7:
-        return str(int(value))
-    return f"{value:.4g}"
+    def status_texts(self) -> tuple[str, ...]:
+        """The phase and each field as drawn."""
+        return (self.phase, *(f.text() for f in self.fields))
 
 
 class Hud:
-    """Draws the status strip for a board ``width`` pixels wide at tile size ``tile_size``.
+    """Draws the status strip of a column ``width`` pixels wide.
 
-    The strip is ``(height, width)`` uint8 indices into :data:`HUD_COLORS`; :attr:`height` is
-    even and scales with the tile size. The font shrinks until the status fields fit.
+    Args:
+        width: The strip's width (the column's).
+        frame_width: The whole frame's width: the text is at least 1/50 of it tall.
+        tile_size: The board's tile size (small boards still get readable text).
+        captions: Whether the strip has a caption line.
+
+    Attributes:
+        height: Rows of the strip (even).
+        strip: ``(height, width)`` uint8 indices into :data:`HUD_COLORS`.
     """
 
-    def __init__(self, width: int, tile_size: int) -> None:
+    def __init__(
+        self,
+        width: int,
+        frame_width: int | None = None,
+        tile_size: int = 0,
+        *,
+        captions: bool = False,
+    ) -> None:
         self.width = width
-        size = max(_MIN_FONT, round(tile_size * 0.2))
-        while True:
-            font = ImageFont.load_default(size=size)
-            self._font: _Font = font
-            ascent, descent = _metrics(font)
-            self._line = ascent + descent
-            self._pad = max(2, size // 3)
-            widths = [math.ceil(self._font.getlength(sample)) for sample in _SAMPLES]
-            if max(widths) <= width - 2 * self._pad or size <= _MIN_FONT:
-                break
-            size -= 1
-        self._slots = self._layout(widths, gap=2 * size)
-        lines = 1 + (self._slots[-1][0] - self._pad) // self._line
+        share = math.ceil((frame_width or width) / TEXT_SHARE)
+        wanted = max(_MIN_FONT, min(share, MAX_FONT), tile_size // 5)
+        self._font: _Font = ImageFont.load_default(size=wanted)
+        ascent, descent = _metrics(self._font)
+        self._line = ascent + descent
+        self._pad = max(2, wanted // 3)
+        self._gap = max(4, wanted)
+        self.captions = captions
+        typical = self._font.getlength(f"exits joined {_SLOT_SAMPLE}") + self._gap
+        self._status_lines = min(
+            _MAX_STATUS_LINES,
+            max(_STATUS_LINES, math.ceil(_TYPICAL_FIELDS * typical / max(1, width))),
+        )
+        lines = 1 + self._status_lines + (1 if captions else 0)
         self.height = 2 * self._pad + lines * self._line
         self.height += self.height % 2
         self.strip: npt.NDArray[np.uint8] = np.zeros((self.height, width), dtype=np.uint8)
         self._glyphs: dict[tuple[str, int], tuple[npt.NDArray[np.uint8], int, float]] = {}
-        self._shown: tuple[str, ...] = ("",) * 5
+        self._shown: tuple[str, tuple[str, ...], str | None] = ("", (), None)
+        self._drawn_once = False
 
     def update(self, text: HudText) -> bool:
-        """Redraw the parts of :attr:`strip` whose text changed; True if anything changed."""
-        wanted = (_fit(text.title, 64), *text.fields())
-        if wanted == self._shown:
-            return False
-        if wanted[0] != self._shown[0]:
-            self._draw(wanted[0], self._pad, self._pad, self.width - self._pad, _TITLE)
-        for i, (top, left, right) in enumerate(self._slots):
-            if wanted[i + 1] != self._shown[i + 1]:
-                self._draw(wanted[i + 1], top, left, right, _STATUS)
-        self._shown = wanted
-        return True
+        """Redraw the lines whose text changed; True if anything changed."""
+        title, status, caption = text.title, text.status_texts(), text.caption
+        old_title, old_status, old_caption = self._shown
+        changed = not self._drawn_once
+        if title != old_title or not self._drawn_once:
+            self._draw_line(0, [(title, self._pad, self.width - self._pad)], _TITLE)
+            changed = True
+        if status != old_status or not self._drawn_once:
+            self._draw_status(status)
+            changed = True
+        if self.captions and (caption != old_caption or not self._drawn_once):
+            line = 1 + self._status_lines
+            self._draw_line(line, [(caption or "", self._pad, self.width - self._pad)], _STATUS)
+            changed = True
+        self._shown = (title, status, caption)
+        self._drawn_once = True
+        return changed
 
-    def _layout(self, widths: list[int], gap: int) -> tuple[tuple[int, int, int], ...]:
-        """Fixed ``(top, left, right)`` slots for the status fields, wrapping onto new lines.
+    def _draw_status(self, texts: tuple[str, ...]) -> None:
+        """Lay the status texts out over the strip's status lines.
 
-        Fixed slots keep the text from jittering as numbers change length.
+        Each field gets a slot as wide as its name plus room for a seven-digit number (wider
+        only if its text is), so values changing length do not shift the fields after them;
+        the slots depend on the current texts alone, so a strip drawn from scratch equals one
+        drawn frame after frame (previews equal renders).
         """
-        slots = []
-        top, left = self._pad + self._line, self._pad
-        for width in widths:
-            if left > self._pad and left + width > self.width - self._pad:
-                top, left = top + self._line, self._pad
-            slots.append((top, left, min(left + width, self.width - self._pad)))
-            left += width + gap
-        return tuple(slots)
+        usable = self.width - 2 * self._pad
+        rows: list[list[tuple[str, int, int]]] = [[] for _ in range(self._status_lines)]
+        row, left = 0, self._pad
+        for i, text in enumerate(texts):
+            slot = self._slot(text, first=i == 0)
+            if left > self._pad and left + slot > self._pad + usable:
+                row, left = row + 1, self._pad
+            if row >= self._status_lines:
+                break  # no room left: the last fields are dropped, never squeezed
+            rows[row].append((text, left, min(left + slot, self.width - self._pad)))
+            left += slot + self._gap
+        for r, parts in enumerate(rows):
+            self._draw_line(1 + r, parts, _STATUS)
 
-    def _draw(self, text: str, top: int, left: int, right: int, color: int) -> None:
-        """Clear ``[left, right)`` of the line at ``top`` and draw ``text`` there."""
+    def _slot(self, text: str, *, first: bool) -> int:
+        width = math.ceil(self._font.getlength(text))
+        if first:
+            return width
+        name = text.rsplit(" ", 1)[0] if " " in text else ""
+        sample = math.ceil(self._font.getlength(f"{name} {_SLOT_SAMPLE}".strip()))
+        return max(width, sample)
+
+    def _draw_line(self, index: int, parts: Sequence[tuple[str, int, int]], color: int) -> None:
+        """Clear line ``index`` and draw each ``(text, left, right)`` part on it."""
+        top = self._pad + index * self._line
         line = self.strip[top : top + self._line]
-        line[:, left:right] = _BACKGROUND
+        line[:] = _BACKGROUND
+        for text, left, right in parts:
+            self._draw_text(line, text, left, right, color)
+
+    def _draw_text(
+        self, line: npt.NDArray[np.uint8], text: str, left: int, right: int, color: int
+    ) -> None:
+        if self._font.getlength(text) > right - left:
+            text = _fit(text, lambda t: self._font.getlength(t) <= right - left)
         pen = float(left)
         for char in text:
             ink, offset, advance = self._glyph(char, color)
@@ -166,5 +214,14 @@ def _metrics(font: _Font) -> tuple[int, int]:
     return int(box[3]), 0
 
 
-def _fit(title: str, limit: int) -> str:
-    return title if len(title) <= limit else title[: limit - 1] + "…"
+def _fit(text: str, fits: object) -> str:
+    """The longest prefix of ``text`` plus an ellipsis for which ``fits`` holds."""
+    check = fits if callable(fits) else (lambda _: True)
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if check(text[:mid] + "…"):
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low] + "…" if low < len(text) else text

@@ -13,7 +13,7 @@ import html
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,14 +22,16 @@ import numpy as np
 import numpy.typing as npt
 
 from searchvid.errors import RunError, UsageError
-from searchvid.render.atlas import TileAtlas
-from searchvid.render.canvas import Canvas, PixelFormat
+from searchvid.render.canvas import FrameBuffer, PixelFormat
 from searchvid.render.encode import Encoder, OutputKind, open_encoder, output_kind, write_png
-from searchvid.render.hud import HUD_COLORS, Hud, HudText
+from searchvid.render.frame import FrameLayout, FramePainter, Panel, Track, layout_events
+from searchvid.render.html import Annotates
+from searchvid.render.narration import Narrator, Voice
 from searchvid.render.policy import assign_frames
 from searchvid.render.settings import VideoOptions
 from searchvid.render.view import View
 from searchvid.search.events import Event, EventKind
+from searchvid.search.status import Field
 
 __all__ = [
     "RenderJob",
@@ -42,17 +44,30 @@ __all__ = [
 ]
 
 
+EventSource = Iterable[Event] | Callable[[], Iterable[Event]]
+"""A search's events: a stream read once, or a function that starts the seeded search afresh
+(needed to lay a tree panel out from a silent first pass, and for views that observe)."""
+
+
 @dataclass(frozen=True)
 class RenderJob:
-    """What to render: a domain's view, the video options and the HUD's content.
+    """What to render for one search: its view, the video options and the strip's content.
 
     Attributes:
-        view: Maps nodes to tile grids.
+        view: Maps nodes to tile grids (one instance per search: views may observe events).
         video: The scene's ``[video]`` options.
-        title: HUD title, e.g. ``"random-walk · railroad"``.
-        score: Value shown in the HUD for the frame's node (None: the event's own value).
-        values: Whether the HUD shows value and best at all (False where the search ranks
+        title: The strip's first line, e.g. the scene's title.
+        score: Value shown in the strip for the frame's node (None: the event's own value).
+        values: Whether the strip shows value and best at all (False where the search ranks
             nothing, e.g. backtracking over an explicit tree).
+        panel: Makes the search's tree panel at ``(width, height)`` px from the events of a
+            silent first pass (None: no panel). Needs a replayable :data:`EventSource`.
+        label: Names a node in words, for the HTML player's per-frame details (None: ``str``).
+        narrator: The domain's words for the strip and captions (a :class:`Narrator`;
+            None: numbers only).
+        algorithm: The algorithm as readers name it, before the phase ("A* searching").
+        value_name: Name of the value shown ("network"; None: "value").
+        move_phase: What MOVE frames are: "solution" (a path played out) or "playing".
     """
 
     view: View
@@ -60,6 +75,25 @@ class RenderJob:
     title: str
     score: Callable[[Any], float] | None = None
     values: bool = True
+    panel: Callable[[int, int, Iterable[Event]], Panel] | None = None
+    label: Callable[[Any], str] | None = None
+    narrator: Narrator | None = None
+    algorithm: str = ""
+    value_name: str | None = None
+    move_phase: str = "solution"
+
+    def voice(self) -> Voice:
+        """How the strip narrates this search."""
+        return Voice(
+            title=self.title,
+            algorithm=self.algorithm,
+            narrator=self.narrator,
+            value_name=self.value_name,
+            score=self.score,
+            values=self.values,
+            move_phase=self.move_phase,
+            captions=self.video.captions,
+        )
 
 
 @dataclass(frozen=True)
@@ -99,8 +133,18 @@ class RenderResult:
         if kind is OutputKind.GIF:
             source = _html_source(self.path, "image/gif")
             return f'<img src="{source}" alt="{caption}" style="max-width:100%">'
+        if kind is OutputKind.HTML and self.path.stat().st_size <= INLINE_LIMIT:
+            page = html.escape(self.path.read_text(encoding="utf-8"), quote=True)
+            return (
+                f'<iframe srcdoc="{page}" title="{caption}" '
+                'style="width:100%;height:80vh;border:0"></iframe>'
+            )
         return f"<p>{caption}</p>"
 
+
+GIF_STRIP_RATE = 4
+"""In GIFs the strip's counters change at most this many times a second (a changed counter
+costs a whole band of the frame); moves and new bests still show at once."""
 
 INLINE_LIMIT = 20_000_000
 """Largest output (bytes) that :meth:`RenderResult._repr_html_` embeds as a data URI."""
@@ -114,77 +158,133 @@ def _html_source(path: Path, mime: str) -> str:
 
 
 def render(
-    events: Iterable[Event],
-    job: RenderJob,
+    events: EventSource | Sequence[EventSource],
+    job: RenderJob | Sequence[RenderJob],
     output: Path,
     *,
     progress: Callable[[int], None] | None = None,
     snapshots: Path | None = None,
+    title: str = "",
 ) -> RenderResult:
-    """Render the frames of ``events`` to ``output`` (``.mp4``, ``.gif`` or a PNG folder).
+    """Render the frames of one search, or of several side by side, to ``output``.
+
+    With several searches (``events`` and ``job`` sequences of equal length), each gets a
+    column; every video frame advances each search by one selected frame, and a search that
+    has ended holds its last frame until all have.
 
     Args:
-        events: The event stream of a search; consumed up to the last frame.
-        job: View, video options and HUD content.
+        events: The event source of each search; consumed up to its last frame.
+        job: View, video options and HUD content of each search (one ``video`` for all).
         output: Target path; its suffix picks the format. Written atomically.
         progress: Called with the number of frames done after each frame.
         snapshots: If given, a folder that receives ``improve_<k:04d>.png`` (the full frame of
-            the improving node, HUD included) for every IMPROVE event with a strictly better
-            value than all before it; ``k`` counts from 0.
+            the improving node, HUD included) for every IMPROVE event of the first search with
+            a strictly better value than all before it; ``k`` counts from 0.
+        title: The video's title where the format has room for one (the HTML player).
 
     Returns:
         Counts, time and path.
 
     Raises:
-        UsageError: An unsupported output path.
+        UsageError: An unsupported output path, or frames the format cannot hold.
         RunError: The encoder failed, a tile image is missing, or no event became a frame.
     """
     start = time.perf_counter()
     output_kind(output)  # an unsupported suffix fails before any work
-    painter = _Painter.for_job(job)
+    sources, jobs = _normalise(events, job)
+    video = jobs[0].video
+    painter = _painter(sources, jobs)
     encoder = open_encoder(
         output,
         width=painter.width,
         height=painter.height,
-        video=job.video,
-        palette=painter.atlas.palette,
+        video=video,
+        palette=painter.palette,
+        title=title,
     )
-    painter.open(encoder.pixel_format)
-    snapper = _Snapshots(job, painter.atlas, snapshots) if snapshots is not None else None
+    annotate = encoder.annotate if isinstance(encoder, Annotates) else None
+    snapper = _Snapshots(jobs[0], snapshots) if snapshots is not None else None
+    run = _Run(sources, jobs, painter, snapper)
+    move_hold = max(0, round(video.hold_moves * video.fps) - 1)
+    best_hold = max(0, round(video.hold_improvements * video.fps) - 1)
     frames = 0
-    count = 0
-    move_hold = max(0, round(job.video.hold_moves * job.video.fps) - 1)
+    if output_kind(output) is OutputKind.GIF:
+        painter.strip_every = max(1, round(video.fps / GIF_STRIP_RATE))
     with encoder:
-        for event, frame, best in _frames_with_best(events, job.video):
-            count += 1
-            if snapper is not None:
-                snapper.offer(event)
-            if frame is None:
-                continue
-            canvas = painter.draw(event, best)
-            hold = move_hold if event.kind is EventKind.MOVE else 0
-            encoder.write(canvas.frame, canvas.take_dirty(), hold=hold)
+        buffer = painter.open(encoder.pixel_format)
+        for shown in run.frames():
+            run.draw(shown)
+            if annotate is not None:
+                annotate(_frame_details(shown, jobs))
+            hold = _hold(shown, move_hold, best_hold)
+            encoder.write(buffer.frame, buffer.take_dirty(), hold=hold)
             frames += 1
             if progress is not None:
                 progress(frames)
         if frames == 0:
-            raise RunError(_no_frames(job.video, count))
+            raise RunError(_no_frames(video, run.events))
     return RenderResult(
         frames=frames,
         encoded_frames=encoder.encoded_frames,
-        events=count,
+        events=run.events,
         seconds=time.perf_counter() - start,
         path=output,
     )
 
 
-def frame_size(shape: tuple[int, int], video: VideoOptions) -> tuple[int, int]:
-    """``(width, height)`` in pixels of the frames of a view of ``shape`` (rows, cols): the
-    board plus, with ``hud``, the status strip. Cheap: nothing is drawn."""
-    rows, cols = shape
-    width = cols * video.tile_size
-    strip = Hud(width, video.tile_size).height if video.hud and width > 0 else 0
-    return width, rows * video.tile_size + strip
+def frame_size(
+    shapes: tuple[int, int] | Sequence[tuple[int, int]],
+    video: VideoOptions,
+    *,
+    panels: Sequence[bool] | None = None,
+) -> tuple[int, int]:
+    """``(width, height)`` in pixels of the frames of views of ``shapes`` (rows, cols) side by
+    side: boards, tree panels where ``panels`` says so (default: ``video.tree``) and, with
+    ``hud``, the status strips. Cheap: nothing is drawn."""
+    listed: list[tuple[int, int]] = (
+        [(int(shapes[0]), int(shapes[1]))]  # type: ignore[arg-type]
+        if isinstance(shapes[0], int)
+        else [(int(r), int(c)) for r, c in shapes]  # type: ignore[misc]
+    )
+    if any(rows <= 0 or cols <= 0 for rows, cols in listed):
+        return 0, 0
+    wanted = list(panels) if panels is not None else [video.tree] * len(listed)
+    return FrameLayout(listed, video, wanted).size
+
+
+def _hold(shown: Sequence[Shown], move_hold: int, best_hold: int) -> int:
+    """Extra frame durations the current frame stays on screen: a committed move or a new
+    best in any column holds it."""
+    hold = 0
+    for item in shown:
+        if item is not None:
+            if item[0].kind is _MOVE:
+                hold = max(hold, move_hold)
+            if item[2]:
+                hold = max(hold, best_hold)
+    return hold
+
+
+def _frame_details(shown: Sequence[Shown], jobs: Sequence[RenderJob]) -> dict[str, Any]:
+    """What the HTML player lists for a frame: the first search's event, in words."""
+    details: dict[str, Any] = {}
+    for index, (item, job) in enumerate(zip(shown, jobs, strict=True)):
+        if item is None:
+            continue
+        event = item[0]
+        label = job.label(event.node) if job.label is not None else str(event.node)
+        record = {
+            "step": event.step,
+            "kind": event.kind.value,
+            "depth": event.depth,
+            "label": label,
+            "value": event.value,
+        }
+        if not details:
+            details = record
+        else:
+            details[f"search {index}"] = f"{record['kind']} {label}"
+    return details
 
 
 def _no_frames(video: VideoOptions, events: int) -> str:
@@ -195,106 +295,195 @@ def _no_frames(video: VideoOptions, events: int) -> str:
     return f"no frames: {why}"
 
 
-def render_frame(events: Iterable[Event], job: RenderJob, index: int) -> npt.NDArray[np.uint8]:
+def render_frame(
+    events: EventSource | Sequence[EventSource],
+    job: RenderJob | Sequence[RenderJob],
+    index: int,
+) -> npt.NDArray[np.uint8]:
     """Frame ``index`` of the render of ``events`` as ``(height, width, 3)`` RGB.
 
-    Only the frame policy runs over the events before it; the frame is drawn once. Negative
-    indices count from the end (-1 is the last frame), which runs the search to its cut.
+    Only the frame policy (and the views and panels that observe events) runs over the events
+    before it; the frame is drawn once. Negative indices count from the end (-1 is the last
+    frame): the searches then run twice, the first time only to count the frames, which needs
+    replayable sources unless a single search's view keeps no history.
 
     Raises:
         UsageError: ``index`` is out of range.
     """
-    chosen: tuple[Event, float | None] | None = None
+    sources, jobs = _normalise(events, job)
+    if index < 0:
+        if not all(callable(s) for s in sources):
+            if not _history_free(jobs):
+                raise ValueError("frames counted from the end need replayable event sources")
+            return _last_frames(sources[0], jobs[0], index)
+        total = _Run(sources, jobs, None, None).count()
+        if total + index < 0:
+            raise UsageError(f"frame {index} is out of range: the video has {total} frames")
+        index += total
+    painter = _painter(sources, jobs)
+    run = _Run(sources, jobs, painter, None)
     frames = 0
-    if index >= 0:
-        for event, frame, best in _frames_with_best(events, job.video):
-            if frame is not None:
-                frames += 1
-                if frame == index:
-                    chosen = (event, best)
-                    break
-    else:
-        recent: deque[tuple[Event, float | None]] = deque(maxlen=-index)
-        for event, frame, best in _frames_with_best(events, job.video):
-            if frame is not None:
-                frames += 1
-                recent.append((event, best))
-        if len(recent) == -index:
-            chosen = recent[0]
-    if chosen is None:
+    for shown in run.frames():
+        if frames == index:
+            painter.open(PixelFormat.RGB24)
+            run.draw(shown)
+            assert painter.buffer is not None
+            return painter.buffer.frame
+        frames += 1
+    raise UsageError(f"frame {index} is out of range: the video has {frames} frames")
+
+
+def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray[np.uint8]:
+    """Frame ``index`` (< 0) of one history-free search, read once: the recent frames kept."""
+    recent: deque[tuple[Event, float | None]] = deque(maxlen=-index)
+    frames = 0
+    stream = source() if callable(source) else source
+    for event, frame, best, _ in _frames_with_best(stream, job.video):
+        if frame is not None:
+            frames += 1
+            recent.append((event, best))
+    if len(recent) < -index:
         raise UsageError(f"frame {index} is out of range: the video has {frames} frames")
-    painter = _Painter.for_job(job)
+    event, best = recent[0]
+    painter = FramePainter([_track(job, None)], job.video)
     painter.open(PixelFormat.RGB24)
-    return painter.draw(*chosen).frame
+    painter.draw(0, event, best)
+    assert painter.buffer is not None
+    return painter.buffer.frame
+
+
+def _history_free(jobs: Sequence[RenderJob]) -> bool:
+    return len(jobs) == 1 and jobs[0].panel is None and not hasattr(jobs[0].view, "observe")
+
+
+def _normalise(
+    events: EventSource | Sequence[EventSource], job: RenderJob | Sequence[RenderJob]
+) -> tuple[list[EventSource], list[RenderJob]]:
+    """Sources and jobs as equal-length lists (one search or several)."""
+    if isinstance(job, RenderJob):
+        single: EventSource = events  # type: ignore[assignment]
+        return [single], [job]
+    jobs = list(job)
+    sources: list[EventSource] = list(events)  # type: ignore[arg-type]
+    if len(sources) != len(jobs) or not jobs:
+        raise ValueError("one event source per job")
+    return sources, jobs
+
+
+def _painter(sources: Sequence[EventSource], jobs: Sequence[RenderJob]) -> FramePainter:
+    tracks = []
+    for source, job in zip(sources, jobs, strict=True):
+        if job.panel is not None and not callable(source):
+            raise ValueError("a tree panel needs a replayable event source (a function)")
+        tracks.append(_track(job, source if callable(source) else None))
+    return FramePainter(tracks, jobs[0].video)
+
+
+def _track(job: RenderJob, source: Callable[[], Iterable[Event]] | None) -> Track:
+    make = job.panel
+    panel = None
+    if make is not None and source is not None:
+        video = job.video
+
+        def panel(width: int, height: int) -> Panel:
+            return make(width, height, layout_events(source, video))
+
+    return Track(job.view, job.voice(), panel)
+
+
+_MOVE = EventKind.MOVE
+_IMPROVE = EventKind.IMPROVE
+Shown = tuple[Event, float | None, bool] | None
+"""What a column shows: the event of its latest frame, the best value so far, and whether
+the frame shows a new best."""
+
+
+class _Run:
+    """Steps several searches together, one selected frame each per video frame."""
+
+    def __init__(
+        self,
+        sources: Sequence[EventSource],
+        jobs: Sequence[RenderJob],
+        painter: FramePainter | None,
+        snapper: _Snapshots | None,
+    ) -> None:
+        self._sources = sources
+        self._video = jobs[0].video
+        self._painter = painter
+        self._snapper = snapper
+        self._status: list[Callable[[], Sequence[Field]] | None] = []
+        self.events = 0
+
+    def frames(self) -> Iterator[list[Shown]]:
+        """For each video frame, what every column shows (events observed on the way)."""
+        opened = [s() if callable(s) else s for s in self._sources]
+        self._status = [getattr(stream, "status", None) for stream in opened]
+        streams = [_frames_with_best(stream, self._video) for stream in opened]
+        shown: list[Shown] = [None] * len(streams)
+        live = [True] * len(streams)
+        painter = self._painter
+        while True:
+            advanced = False
+            for i, stream in enumerate(streams):
+                if not live[i]:
+                    continue
+                for event, frame, best, improving in stream:
+                    self.events += 1
+                    if painter is not None:
+                        painter.observe(i, event)
+                    if i == 0 and self._snapper is not None:
+                        self._snapper.offer(event)
+                    if frame is not None:
+                        shown[i] = (event, best, improving)
+                        advanced = True
+                        break
+                else:
+                    live[i] = False
+            if not advanced:
+                return
+            yield shown
+
+    def count(self) -> int:
+        """How many video frames the searches make (nothing observed or drawn)."""
+        return sum(1 for _ in self.frames())
+
+    def draw(self, shown: Sequence[Shown]) -> None:
+        """Paint every column's current frame."""
+        assert self._painter is not None
+        for i, item in enumerate(shown):
+            if item is not None:
+                event, best, improving = item
+                status = self._status[i] if i < len(self._status) else None
+                fields = status() if status is not None else ()
+                self._painter.draw(i, event, best, improving=improving, fields=fields)
 
 
 def _frames_with_best(
     events: Iterable[Event], video: VideoOptions
-) -> Iterator[tuple[Event, int | None, float | None]]:
-    """:func:`assign_frames` plus the HUD's best value so far (the latest IMPROVE value)."""
+) -> Iterator[tuple[Event, int | None, float | None, bool]]:
+    """:func:`assign_frames` plus the HUD's best value so far (the latest IMPROVE value) and
+    whether the next event reports the event's node as a new best (a moment to hold on).
+
+    Each event is yielded once the one after it is known (one event of lookahead)."""
     best: float | None = None
+    previous: tuple[Event, int | None, float | None] | None = None
     for event, frame in assign_frames(events, video):
-        if event.kind is EventKind.IMPROVE and event.value is not None:
+        if previous is not None:
+            improving = event.kind is _IMPROVE and event.node is previous[0].node
+            yield (*previous, improving)
+        if event.kind is _IMPROVE and event.value is not None:
             best = event.value
-        yield event, frame, best
-
-
-class _Painter:
-    """Draws frames of one job: view -> canvas, plus the HUD strip."""
-
-    def __init__(self, job: RenderJob, atlas: TileAtlas) -> None:
-        self.job = job
-        self.atlas = atlas
-        rows, cols = job.view.shape
-        self.width = cols * atlas.size
-        self.hud = Hud(self.width, atlas.size) if job.video.hud else None
-        self.height = rows * atlas.size + (self.hud.height if self.hud else 0)
-        self._canvas: Canvas | None = None
-        self._label = "" if not job.values else "score" if job.score is not None else "value"
-
-    @classmethod
-    def for_job(cls, job: RenderJob) -> _Painter:
-        atlas = TileAtlas(job.view.tileset, job.video.tile_size, extra_colors=HUD_COLORS)
-        return cls(job, atlas)
-
-    def open(self, pixel_format: PixelFormat) -> None:
-        """Create the canvas in the layout the encoder takes."""
-        self._canvas = Canvas(
-            self.atlas,
-            self.job.view.shape,
-            pixel_format,
-            footer_height=self.hud.height if self.hud else 0,
-            footer_colors=HUD_COLORS,
-        )
-
-    def draw(self, event: Event, best: float | None) -> Canvas:
-        """Show ``event``'s node (and its HUD line); returns the canvas."""
-        return self.paint(event.node, event.step, event.depth, event.value, best)
-
-    def paint(
-        self, node: Any, step: int, depth: int | None, value: float | None, best: float | None
-    ) -> Canvas:
-        """Show ``node`` with its HUD line (step, depth, value, best); returns the canvas."""
-        canvas = self._canvas
-        assert canvas is not None, "open() first"
-        canvas.update(self.job.view.grid(node))
-        if self.hud is not None:
-            score = self.job.score
-            if score is not None:
-                value = score(node)
-            if not self.job.values:
-                value = best = None
-            text = HudText(self.job.title, step, depth, value, best, self._label)
-            if self.hud.update(text):
-                canvas.set_footer(self.hud.strip)
-        return canvas
+        previous = (event, frame, best)
+    if previous is not None:
+        yield (*previous, False)
 
 
 class _Snapshots:
-    """Writes ``improve_<k>.png`` for every strictly better IMPROVE event."""
+    """Writes ``improve_<k>.png`` for every strictly better IMPROVE event of one search."""
 
-    def __init__(self, job: RenderJob, atlas: TileAtlas, folder: Path) -> None:
-        self._painter = _Painter(job, atlas)
+    def __init__(self, job: RenderJob, folder: Path) -> None:
+        self._painter = FramePainter([_track(job, None)], job.video)
         self._painter.open(PixelFormat.RGB24)
         self._folder = folder
         self._best: float | None = None
@@ -308,8 +497,9 @@ class _Snapshots:
             return
         self._best = value
         self._folder.mkdir(parents=True, exist_ok=True)
-        canvas = self._painter.draw(event, value)
-        write_png(canvas.frame, self._folder / f"improve_{self._count:04d}.png")
+        self._painter.draw(0, event, value, improving=True)
+        assert self._painter.buffer is not None
+        write_png(self._painter.buffer.frame, self._folder / f"improve_{self._count:04d}.png")
         self._count += 1
 
 
@@ -327,7 +517,7 @@ class VideoWriter:
         print(video.result)
 
     Args:
-        out: ``NAME.mp4``, ``NAME.gif`` or a folder of PNG frames.
+        out: ``NAME.mp4``, ``NAME.gif``, ``NAME.html`` (a player) or a folder of PNG frames.
         view: Draws the nodes (a domain's ``view()``, or a :class:`~searchvid.GridView`).
         fps: Frames per second, 1 to 120.
         tile_size: Pixels per tile edge (even, 8 to 512).
@@ -366,7 +556,8 @@ class VideoWriter:
             raise UsageError("VideoWriter: the output path is empty")
         output_kind(self.path)  # an unsupported suffix fails before any work
         self._job = RenderJob(view=view, video=video, title=title)
-        self._painter: _Painter | None = None
+        self._painter: FramePainter | None = None
+        self._buffer: FrameBuffer | None = None
         self._encoder: Encoder | None = None
         self._frames = 0
         self._best: float | None = None
@@ -383,16 +574,21 @@ class VideoWriter:
         if self._encoder is not None or self.result is not None:
             raise RuntimeError("a VideoWriter writes one video; make a new one")
         self._start = time.perf_counter()
-        painter = _Painter.for_job(self._job)
+        painter = FramePainter([_track(self._job, None)], self._job.video)
         encoder = open_encoder(
             self.path,
             width=painter.width,
             height=painter.height,
             video=self._job.video,
-            palette=painter.atlas.palette,
+            palette=painter.palette,
+            title=self._job.title,
         )
         encoder.__enter__()
-        painter.open(encoder.pixel_format)
+        try:
+            self._buffer = painter.open(encoder.pixel_format)
+        except BaseException as error:
+            encoder.__exit__(type(error), error, None)
+            raise
         self._painter, self._encoder = painter, encoder
         return self
 
@@ -404,12 +600,15 @@ class VideoWriter:
             depth: Shown in the status strip (None: ``-``).
             value: The node's value, shown with the best value so far (None: none).
         """
-        if self._painter is None or self._encoder is None:
+        painter, buffer, encoder = self._painter, self._buffer, self._encoder
+        if painter is None or buffer is None or encoder is None:
             raise RuntimeError("observe() is called inside `with VideoWriter(...) as video:`")
         if value is not None and (self._best is None or value > self._best):
             self._best = value
-        canvas = self._painter.paint(node, self._frames, depth, value, self._best)
-        self._encoder.write(canvas.frame, canvas.take_dirty())
+        event = Event(EventKind.ENTER, node, depth if depth is not None else 0, self._frames, value)
+        painter.observe(0, event)
+        painter.draw(0, event, self._best)
+        encoder.write(buffer.frame, buffer.take_dirty())
         self._frames += 1
 
     def __exit__(
@@ -418,7 +617,7 @@ class VideoWriter:
         exc: BaseException | None,
         tb: object,
     ) -> None:
-        encoder, self._encoder, self._painter = self._encoder, None, None
+        encoder, self._encoder, self._painter, self._buffer = self._encoder, None, None, None
         if encoder is None:
             return
         if exc_type is None and self._frames == 0:

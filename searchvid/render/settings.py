@@ -45,11 +45,68 @@ class VideoOptions:
         minimum=0,
         maximum=10,
     )
-    hud: bool = option(True, doc="Status strip under the board: algorithm, step, depth, score.")
+    duration: float = option(
+        0.0,
+        doc="Fit the search into about this many seconds: frames are skipped evenly through "
+        "long stretches (every is chosen), but every move and every new best is kept "
+        "(0 = off).",
+        minimum=0,
+        maximum=3600,
+    )
+    hold_improvements: float = option(
+        0.0,
+        doc="Seconds each new best (an IMPROVE of the frame's node) stays on screen.",
+        minimum=0,
+        maximum=10,
+    )
+    hud: bool = option(
+        True,
+        doc="Status strip under the board: the title, what the search is doing and its "
+        "numbers, each named.",
+    )
+    captions: bool = option(
+        False,
+        doc="A caption line in the strip narrating each frame in words (\"pour tube 3 into "
+        "tube 7\", \"backtrack to depth 3\").",
+    )
+    tree: bool = option(
+        False,
+        doc="A panel beside the board draws the search tree as the events build it.",
+    )
+    tree_thumbnails: bool = option(
+        False,
+        doc="In the tree panel, draw each node as a small picture of its board (small trees).",
+    )
+    tree_width: int = option(
+        0,
+        doc="Width of the tree panel in pixels (0: as wide as the board, at least 400).",
+        minimum=0,
+        maximum=8192,
+    )
+    tree_height: int = option(
+        0,
+        doc="Height of the tree panel in pixels (0: as high as the board, at least 400).",
+        minimum=0,
+        maximum=8192,
+    )
     quality: Quality = option(
         "default", doc="Encoder preset: draft (fast), default, final (slow, best)."
+    )
+
+    width: int = option(
+        0,
+        doc="Output width in pixels: the largest tile size whose frame fits is used and the "
+        "frame is padded to exactly this width (0: tile_size decides).",
+        minimum=0,
+        maximum=16384,
     )
 
     def __post_init__(self) -> None:
         if self.tile_size % 2:
             raise OptionError("tile_size", f"must be even, got {self.tile_size}")
+        if self.width % 2:
+            raise OptionError("width", f"must be even, got {self.width}")
+        for key in ("tree_width", "tree_height"):
+            value = getattr(self, key)
+            if value % 2 or 0 < value < 64:
+                raise OptionError(key, f"must be 0 or an even number >= 64, got {value}")

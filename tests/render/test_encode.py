@@ -1,17 +1,21 @@
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import os
 import signal
 import stat
+import struct
+import subprocess
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import imageio_ffmpeg
 import numpy as np
 import pytest
 from PIL import Image
 
+import searchvid
 from searchvid.errors import RunError, UsageError
 from searchvid.render import encode
 from searchvid.render.canvas import PixelFormat, Rect
@@ -100,7 +104,7 @@ def test_other_suffixes_are_usage_errors(tmp_path: Path, suffix: str) -> None:
     with pytest.raises(UsageError) as info:
         output_kind(target)
     assert str(info.value) == (
-        f"{target}: unsupported output '{suffix}'; allowed: .mp4, .gif or a folder"
+        f"{target}: unsupported output '{suffix}'; allowed: .mp4, .gif, .html or a folder"
     )
 
 
@@ -299,7 +303,7 @@ def test_gif_decodes_to_exactly_the_frames_with_delays_and_loop(tmp_path: Path) 
     assert leftovers(tmp_path) == ["v.gif"]
 
 
-def test_gif_without_dirty_rectangles_writes_whole_frames(tmp_path: Path) -> None:
+def test_gif_without_dirty_rectangles_compares_whole_frames(tmp_path: Path) -> None:
     frames = indexed_frames(4, seed=3)
     target = tmp_path / "v.gif"
     with GifEncoder(target, width=32, height=24, palette=PALETTE[:3], fps=5) as encoder:
@@ -310,6 +314,200 @@ def test_gif_without_dirty_rectangles_writes_whole_frames(tmp_path: Path) -> Non
         np.array_equal(d, PALETTE[:3][f % 3]) for d, f in zip(decoded, frames, strict=True)
     ] == [True] * 4
     assert delays == [200] * 4
+
+
+def decode_gif_ffmpeg(path: Path, width: int, height: int) -> list[np.ndarray]:
+    """Every frame of a GIF as decoded by the bundled ffmpeg (rgb24 through a pipe)."""
+    command = [imageio_ffmpeg.get_ffmpeg_exe(), "-v", "error", "-i", str(path)]
+    command += ["-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+    raw = subprocess.run(command, capture_output=True, check=True).stdout
+    return list(np.frombuffer(raw, np.uint8).reshape(-1, height, width, 3))
+
+
+class GifImage(NamedTuple):
+    """One image of a GIF as its blocks say: the box, transparent index and disposal."""
+
+    box: Rect
+    transparent: int | None
+    disposal: int
+
+
+def gif_images(path: Path) -> list[GifImage]:
+    """The images of a GIF, read from its blocks (graphic control, image descriptor)."""
+    data = path.read_bytes()
+
+    def skip_blocks(pos: int) -> int:
+        while data[pos]:
+            pos += data[pos] + 1
+        return pos + 1
+
+    flags = data[10]
+    pos = 13 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0)
+    images: list[GifImage] = []
+    transparent, disposal = None, 0
+    while data[pos] != 0x3B:
+        if data[pos] == 0x21:  # an extension; 0xF9 is the graphic control
+            if data[pos + 1] == 0xF9:
+                packed = data[pos + 3]
+                transparent = data[pos + 6] if packed & 1 else None
+                disposal = (packed >> 2) & 7
+            pos = skip_blocks(pos + 2)
+            continue
+        assert data[pos] == 0x2C
+        left, top, width, height = struct.unpack_from("<4H", data, pos + 1)
+        packed = data[pos + 9]
+        pos += 10 + (3 << ((packed & 7) + 1) if packed & 0x80 else 0)
+        pos = skip_blocks(pos + 1)  # after the LZW code size, the data
+        images.append(GifImage(Rect(top, left, top + height, left + width), transparent, disposal))
+        transparent, disposal = None, 0
+    return images
+
+
+def changed_box(frame: np.ndarray, previous: np.ndarray) -> Rect:
+    rows, cols = np.nonzero(frame != previous)
+    return Rect(int(rows.min()), int(cols.min()), int(rows.max()) + 1, int(cols.max()) + 1)
+
+
+def far_apart_frames(count: int, palette_size: int, seed: int = 0) -> list[np.ndarray]:
+    """Noise, then frames that each change a small block at the top and a 'counter' at the
+    bottom: the shape of a tile change plus the status strip's step counter."""
+    rng = np.random.default_rng(seed)
+    frame = rng.integers(0, palette_size, (96, 128), dtype=np.uint8)
+    frames = [frame.copy()]
+    for i in range(1, count):
+        left = int(rng.integers(0, 120))
+        frame[4:8, left : left + 6] = rng.integers(0, palette_size, (4, 6))
+        frame[88:92, 100:106] = i % palette_size
+        frames.append(frame.copy())
+    return frames
+
+
+@pytest.mark.parametrize("dirty", ["union", "whole", "none"])
+def test_gif_writes_only_the_changed_box_and_unchanged_pixels_as_transparent(
+    tmp_path: Path, dirty: str
+) -> None:
+    frames = far_apart_frames(20, len(PALETTE))
+    height, width = frames[0].shape
+    target = tmp_path / "v.gif"
+    with GifEncoder(target, width=width, height=height, palette=PALETTE, fps=10) as encoder:
+        for previous, frame in zip([None, *frames], frames, strict=False):
+            rect = {
+                "union": None if previous is None else changed_box(frame, previous),
+                "whole": Rect(0, 0, height, width),  # larger than the change: cropped
+                "none": None,
+            }[dirty]
+            encoder.write(frame, rect)
+    expected = [PALETTE[frame] for frame in frames]
+    decoded, _, _ = decode_gif(target)
+    assert [np.array_equal(d, e) for d, e in zip(decoded, expected, strict=True)] == [True] * 20
+    by_ffmpeg = decode_gif_ffmpeg(target, width, height)
+    assert [np.array_equal(d, e) for d, e in zip(by_ffmpeg, expected, strict=True)] == [True] * 20
+    images = gif_images(target)
+    assert images[0] == GifImage(Rect(0, 0, height, width), None, 1)
+    for image, previous, frame in zip(images[1:], frames[:-1], frames[1:], strict=True):
+        # The spare slot after the 5 colours is the transparent index.
+        assert image == GifImage(changed_box(frame, previous), len(PALETTE), 1)
+    # The band of noise between the two changes is written as transparent runs: 7.4 kB in
+    # all, where writing each box as it is took 34 kB (87 kB with "whole" rectangles).
+    assert target.stat().st_size < 9_000
+
+
+def test_gif_with_a_full_palette_picks_a_free_transparent_index_per_frame(
+    tmp_path: Path,
+) -> None:
+    ramp = np.arange(256, dtype=np.uint8)
+    palette = np.stack([ramp, 255 - ramp, ramp // 2], axis=1)
+    frames = far_apart_frames(8, 256, seed=1)
+    every = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    for block in (every + 1, every):  # the last frame changes 256 pixels to every index
+        frames.append(frames[-1].copy())
+        frames[-1][20:36, 20:36] = block
+    height, width = frames[0].shape
+    target = tmp_path / "v.gif"
+    with GifEncoder(target, width=width, height=height, palette=palette, fps=10) as encoder:
+        for frame in frames:
+            encoder.write(frame)
+    decoded, _, _ = decode_gif(target)
+    expected = [palette[frame] for frame in frames]
+    assert [np.array_equal(d, e) for d, e in zip(decoded, expected, strict=True)] == [True] * 10
+    by_ffmpeg = decode_gif_ffmpeg(target, width, height)
+    assert [np.array_equal(d, e) for d, e in zip(by_ffmpeg, expected, strict=True)] == [True] * 10
+    images = gif_images(target)
+    for image, previous, frame in zip(images[1:], frames[:-1], frames[1:], strict=True):
+        used = set(frame[previous != frame].tolist())
+        if image.transparent is None:
+            assert len(used) == 256
+        else:
+            assert image.transparent not in used
+    assert None not in [image.transparent for image in images[1:8]]
+    assert images[-1].transparent is None  # its changes use all 256 indices
+
+
+def gif_check_scene(hud: bool) -> searchvid.Scene:
+    """A small Railroad Ink random walk: a tile per frame, and with ``hud`` the strip."""
+    return searchvid.scene_from_dict(
+        {
+            "title": "GIF check",
+            "seed": 3,
+            "domain": {"name": "railroad"},
+            "search": {"algorithm": "random-walk", "restarts": 5},
+            "video": {
+                "fps": 4,  # GIFs redraw the strip at most 4 times a second: here every frame
+                "tile_size": 20,
+                "max_frames": 40,
+                "hud": hud,
+                "hold_last": 0.5,
+            },
+        },
+        name="gif-check",
+    )
+
+
+@pytest.mark.parametrize("hud", [True, False])
+def test_a_scenes_gif_decodes_to_its_png_frames(tmp_path: Path, hud: bool) -> None:
+    scene = gif_check_scene(hud)
+    scene.render(tmp_path / "v.gif")
+    scene.render(tmp_path / "frames")
+    expected = [np.asarray(Image.open(p)) for p in sorted((tmp_path / "frames").iterdir())]
+    assert len(expected) == 40
+    height, width = expected[0].shape[:2]
+    decoded, _, _ = decode_gif(tmp_path / "v.gif")
+    assert [np.array_equal(d, e) for d, e in zip(decoded, expected, strict=True)] == [True] * 40
+    by_ffmpeg = decode_gif_ffmpeg(tmp_path / "v.gif", width, height)
+    assert [np.array_equal(d, e) for d, e in zip(by_ffmpeg, expected, strict=True)] == [True] * 40
+
+
+def test_gif_strips_change_at_most_four_times_a_second(tmp_path: Path) -> None:
+    table = {
+        "seed": 3,
+        "domain": {"name": "railroad"},
+        "search": {"algorithm": "random-walk"},
+        "video": {"fps": 24, "tile_size": 20, "max_frames": 60, "hold_last": 0},
+    }
+    scene = searchvid.scene_from_dict(table, name="throttle")
+    scene.render(tmp_path / "v.gif")
+    scene.render(tmp_path / "frames")
+    expected = [np.asarray(Image.open(p)) for p in sorted((tmp_path / "frames").iterdir())]
+    decoded, _, _ = decode_gif(tmp_path / "v.gif")
+    board = 9 * 20
+    assert all(np.array_equal(d[:board], e[:board]) for d, e in zip(decoded, expected, strict=True))
+    every = 24 // 4
+    for k, frame in enumerate(decoded):
+        # the strip shown is the one of the frame where it was last redrawn
+        earlier = range(k, max(-1, k - every), -1)
+        assert any(np.array_equal(frame[board:], expected[j][board:]) for j in earlier)
+    for k in range(0, len(decoded), every):
+        assert np.array_equal(decoded[k], expected[k])  # redrawn on schedule
+    changes = sum(not np.array_equal(a[board:], b[board:]) for a, b in itertools.pairwise(decoded))
+    records = list(scene.trace())
+    bests = sum(
+        a["frame"] is not None and b["kind"] == "improve"
+        for a, b in itertools.pairwise(records)
+    )
+    restarts = sum(r["kind"] == "restart" and r["frame"] is not None for r in records)
+    # scheduled redraws, plus the new bests and restarts that show at once
+    assert changes <= len(decoded) // every + 1 + bests + restarts
+    assert changes < len(decoded) - 1
 
 
 def test_png_folder_frames_are_exact_and_numbered(tmp_path: Path) -> None:
@@ -511,7 +709,8 @@ def test_a_file_size_limit_is_a_run_error_and_leaves_no_gif(tmp_path: Path) -> N
     resource = pytest.importorskip("resource")
     target = tmp_path / "v.gif"
     encoder = GifEncoder(target, width=200, height=200, palette=PALETTE, fps=10)
-    frames = indexed_frames(30, 200, 200)
+    rng = np.random.default_rng(5)  # noise that changes everywhere: about 20 kB a frame
+    frames = [rng.integers(0, len(PALETTE), (200, 200), dtype=np.uint8) for _ in range(30)]
     old_limit = resource.getrlimit(resource.RLIMIT_FSIZE)
     old_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (30_000, old_limit[1]))

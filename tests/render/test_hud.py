@@ -1,3 +1,5 @@
+"""The status strip: named fields, text sized by the frame, palette-exact glyphs."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -5,99 +7,106 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from searchvid.render.hud import Hud, HudText, format_number
+from searchvid.render.hud import TEXT_SHARE, Hud, HudText
+from searchvid.search.status import Field
 
-TEXT = HudText("random-walk · railroad", 123, 7, 0.75, 0.8125)
+TEXT = HudText(
+    "Railroad Ink: random walks",
+    "random-walk searching",
+    (Field("step", 123), Field("depth", 7), Field("exits joined", 7, of=12), Field("best", 0.81)),
+)
 
 
-@pytest.mark.parametrize("tile_size", [40, 100, 200])
-def test_height_is_even_and_grows_with_the_tile_size(tile_size: int) -> None:
-    hud = Hud(9 * tile_size, tile_size)
+def ink_rows(hud: Hud, color: int) -> np.ndarray:
+    return np.flatnonzero((hud.strip == color).any(axis=1))
+
+
+@pytest.mark.parametrize("frame_width", [400, 900, 1800])
+def test_text_is_at_least_a_fiftieth_of_the_frame_wide(frame_width: int) -> None:
+    hud = Hud(frame_width, frame_width)
+    hud.update(TEXT)
     assert hud.height % 2 == 0
-    assert hud.strip.shape == (hud.height, 9 * tile_size)
-    assert Hud(9 * 2 * tile_size, 2 * tile_size).height > hud.height
+    rows = ink_rows(hud, 1)  # the title's ink
+    assert rows.max() - rows.min() + 1 >= frame_width / TEXT_SHARE * 0.6  # cap height
+    assert hud._line >= frame_width / TEXT_SHARE  # the line of text
 
 
-def test_text_uses_only_the_three_hud_colours() -> None:
-    hud = Hud(900, 100)
+def test_a_wider_frame_makes_a_taller_strip_and_captions_add_a_line() -> None:
+    assert Hud(900, 1800).height > Hud(900, 900).height
+    assert Hud(900, 900, captions=True).height > Hud(900, 900).height
+
+
+def test_text_uses_only_the_three_hud_colours_title_above_status() -> None:
+    hud = Hud(900, 900)
     assert hud.update(TEXT)
     assert set(np.unique(hud.strip).tolist()) == {0, 1, 2}
-    title_rows = np.flatnonzero((hud.strip == 1).any(axis=1))
-    status_rows = np.flatnonzero((hud.strip == 2).any(axis=1))
-    assert title_rows.max() < status_rows.min()  # title line above the status line
+    assert ink_rows(hud, 1).max() < ink_rows(hud, 2).min()
 
 
 def test_update_reports_whether_anything_changed() -> None:
-    hud = Hud(600, 60)
+    hud = Hud(900, 900)
     assert hud.update(TEXT)
     before = hud.strip.copy()
-    assert not hud.update(HudText(TEXT.title, TEXT.step, TEXT.depth, TEXT.value, TEXT.best))
+    assert not hud.update(TEXT)
     assert np.array_equal(hud.strip, before)
-    assert hud.update(HudText(TEXT.title, 124, TEXT.depth, TEXT.value, TEXT.best))
-    changed = np.flatnonzero((hud.strip != before).any(axis=0))
-    assert changed.max() < 600 // 3  # only the step field was redrawn
+    changed = HudText(TEXT.title, TEXT.phase, (Field("step", 124), *TEXT.fields[1:]))
+    assert hud.update(changed)
+    rows = np.flatnonzero((hud.strip != before).any(axis=1))
+    assert rows.min() > ink_rows(hud, 1).max()  # the title line was not touched
 
 
-def test_different_steps_draw_differently() -> None:
-    one, other = Hud(600, 60), Hud(600, 60)
-    one.update(TEXT)
-    other.update(HudText(TEXT.title, 124, TEXT.depth, TEXT.value, TEXT.best))
-    assert not np.array_equal(one.strip, other.strip)
+def test_fields_keep_their_place_when_numbers_grow() -> None:
+    short = HudText("t", "p", (Field("step", 9), Field("depth", 1)))
+    long = HudText("t", "p", (Field("step", 1_234_567), Field("depth", 1)))
+    one, other = Hud(900, 900), Hud(900, 900)
+    one.update(short)
+    other.update(long)
+    # "depth 1" starts where the step slot (room for seven digits) ends, in both strips
+    start = one._pad + one._slot("p", first=True) + one._gap + one._slot("step 9", first=False)
+    tail_one, tail_other = one.strip[:, start:] == 2, other.strip[:, start:] == 2
+    assert tail_one.any()
+    assert np.array_equal(tail_one, tail_other)
+    assert not np.array_equal(one.strip == 2, other.strip == 2)  # the step values differ
 
 
-def test_a_narrow_board_wraps_the_fields_onto_more_lines() -> None:
-    wide, narrow = Hud(900, 100), Hud(200, 100)
-    assert narrow.height > wide.height
-    wide.update(TEXT)
-    narrow.update(TEXT)
-    bands = np.flatnonzero((narrow.strip == 2).any(axis=1))
-    assert bands.max() - bands.min() > 3 * (wide.height // 3)  # fields stacked
-    assert narrow.strip[:, -2:].max() == 0  # nothing drawn into the right padding
+def test_long_titles_are_cut_with_an_ellipsis_and_stay_in_the_strip() -> None:
+    hud = Hud(300, 300)
+    hud.update(HudText("x" * 200, "p", ()))
+    assert hud.strip[:, -2:].max() == 0  # nothing in the right padding
 
 
-def test_a_very_narrow_board_shrinks_the_font() -> None:
-    assert Hud(60, 100).height < Hud(200, 100).height
+def test_fields_that_do_not_fit_two_lines_are_dropped_not_squeezed() -> None:
+    many = HudText("t", "phase", tuple(Field(f"f{i}", i) for i in range(40)))
+    hud = Hud(400, 400)
+    hud.update(many)
+    status = ink_rows(hud, 2)
+    assert status.max() < hud.height  # inside the strip: two status lines
 
 
 texts = st.builds(
     HudText,
-    title=st.sampled_from(["a · b", "backtracking · tree", "x" * 90]),
-    step=st.integers(0, 10**7),
-    depth=st.integers(0, 999),
-    value=st.none() | st.floats(-1e9, 1e9, allow_nan=False),
-    best=st.none() | st.floats(-1, 1),
-    value_label=st.sampled_from(["value", "score"]),
+    title=st.sampled_from(["a", "Water Sort: the optimal 39 pours (A*)", "x" * 90]),
+    phase=st.sampled_from(["A* searching", "solution"]),
+    fields=st.lists(
+        st.builds(
+            Field,
+            name=st.sampled_from(["step", "depth", "frontier", "score"]),
+            value=st.none() | st.integers(0, 10**7) | st.floats(-1e6, 1e6, allow_nan=False),
+        ),
+        max_size=6,
+    ).map(tuple),
+    caption=st.none() | st.sampled_from(["pour tube 3 into tube 7", "backtrack to depth 2"]),
 )
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(texts, min_size=1, max_size=6))
-def test_incremental_updates_equal_a_fresh_draw(sequence: list[HudText]) -> None:
-    hud = Hud(500, 50)
+def test_a_strip_drawn_frame_by_frame_equals_one_drawn_from_scratch(
+    sequence: list[HudText],
+) -> None:
+    hud = Hud(500, 500, captions=True)
     for text in sequence:
         hud.update(text)
-        fresh = Hud(500, 50)
+        fresh = Hud(500, 500, captions=True)
         fresh.update(text)
         assert np.array_equal(hud.strip, fresh.strip)
-
-
-def test_format_number() -> None:
-    assert format_number(None) == "-"
-    assert format_number(3.0) == "3"
-    assert format_number(-39) == "-39"
-    assert format_number(0.8125) == "0.8125"
-    assert format_number(2 / 3) == "0.6667"
-    assert format_number(123456.789) == "1.235e+05"
-    assert format_number(float("inf")) == "inf"
-
-
-def test_a_search_that_ranks_nothing_shows_no_value_or_best() -> None:
-    hidden = HudText("backtracking · tree", 6, 3, None, None, "")
-    assert hidden.fields() == ("step 6", "depth 3", "", "")
-    shown = HudText("beam · railroad", 6, 3, 0.5, 0.75, "score")
-    assert shown.fields() == ("step 6", "depth 3", "score 0.5", "best 0.75")
-    hud = Hud(900, 100)
-    hud.update(hidden)
-    plain = hud.strip.copy()
-    hud.update(shown)
-    assert not np.array_equal(plain, hud.strip)

@@ -66,8 +66,9 @@ def test_the_hud_sits_under_the_board_and_changes_with_the_step(tmp_path: Path) 
 
 
 def test_gif_decodes_to_exactly_the_png_folder_frames(tmp_path: Path) -> None:
-    render(walk(200, SHAPE), job(), tmp_path / "frames")
-    result = render(walk(200, SHAPE), job(), tmp_path / "v.gif")
+    # at 4 frames a second the strip is redrawn every frame in GIFs too (at most 4 a second)
+    render(walk(200, SHAPE), job(fps=4), tmp_path / "frames")
+    result = render(walk(200, SHAPE), job(fps=4), tmp_path / "v.gif")
     assert result.encoded_frames == result.frames == 40
     expected = png_frames(tmp_path / "frames")
     with Image.open(tmp_path / "v.gif") as gif:
@@ -75,7 +76,7 @@ def test_gif_decodes_to_exactly_the_png_folder_frames(tmp_path: Path) -> None:
         for i, frame in enumerate(expected):
             gif.seek(i)
             assert np.array_equal(np.asarray(gif.convert("RGB")), frame), i
-        assert gif.info["duration"] == 100 + 500
+        assert gif.info["duration"] == 250 + 500
 
 
 def test_mp4_has_the_frames_plus_the_held_last_frame(tmp_path: Path) -> None:
@@ -158,7 +159,8 @@ def test_preview_draws_only_the_chosen_frame() -> None:
     the_job = RenderJob(view, VideoOptions(tile_size=TILE, max_frames=300), "t")
     render_frame(search(), the_job, 5)
     assert len(calls) == 1
-    assert pulled == list(range(7))  # stops at frame 5 (step 6), after one IMPROVE
+    # stops at frame 5 (step 6), after one IMPROVE, and one event of lookahead (new best?)
+    assert pulled == list(range(8))
     calls.clear()
     render_frame(walk(500, SHAPE), the_job, -1)
     assert len(calls) == 1

@@ -112,8 +112,9 @@ def test_every_event_is_passed_through_in_order() -> None:
 
 
 def test_selects() -> None:
+    annotations = {"improve", "frontier", "drop", "prune", "backup"}
     assert [k for k in EventKind if selects("all", k)] == [
-        k for k in EventKind if k is not EventKind.IMPROVE
+        k for k in EventKind if k.value not in annotations
     ]
     assert [k for k in EventKind if selects("leaves", k)] == [LF]
     assert [k for k in EventKind if selects("moves", k)] == [MV]
@@ -135,3 +136,32 @@ def test_max_events_ends_a_search_that_never_fills_the_video() -> None:
 
 def test_max_events_cuts_before_max_frames() -> None:
     assert frames_of(KINDS, max_events=5) == [0, 1, 2, None, 3]
+
+
+def test_pacing_keeps_a_skipped_state_that_turns_out_a_new_best() -> None:
+    kinds = [EN, EN, EN, IM, EN, EN, EN]
+    events = stream(kinds)
+    events[3] = Event(IM, events[2].node, 0, 3, 1.0)  # the third state is a new best
+    video = VideoOptions(every=3, duration=10.0)
+    frames = [frame for _, frame in assign_frames(events, video)]
+    assert frames == [0, None, 1, None, 2, None, 3]
+    plain = [frame for _, frame in assign_frames(events, VideoOptions(every=3))]
+    assert plain == [0, None, None, None, 1, None, 2]
+
+
+def test_pace_chooses_every_to_fit_the_duration() -> None:
+    def long_search() -> Iterator[Event]:
+        for step in range(10_000):
+            yield Event(EN, "n", 0, step)
+        for step in range(10_000, 10_010):
+            yield Event(MV, "m", 0, step)
+
+    from searchvid.render.policy import pace
+
+    video = VideoOptions(fps=10, duration=30.0, hold_last=2.0, max_frames=100_000)
+    paced = pace([long_search()], video)
+    # 300 frame durations, 20 of them for the last frame's hold, 10 for the moves: 270 left
+    assert paced.every == -(-10_000 // 270)
+    frames = sum(f is not None for _, f in assign_frames(long_search(), paced))
+    assert abs((frames + 20) / 10 - 30.0) <= 1.0  # about the duration asked for
+    assert pace([long_search()], VideoOptions()) == VideoOptions()

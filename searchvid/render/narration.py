@@ -1,0 +1,164 @@
+"""What the status strip says for a frame: the phase, named fields and a caption.
+
+The words come from the domain (its fields, how it names a move and a value) and the
+algorithm (its own fields: frontier size, iterations...), through the small :class:`Narrator`
+protocol, so the renderer stays domain-free.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from searchvid.render.hud import HudText
+from searchvid.search.events import Event, EventKind
+from searchvid.search.status import Field, format_number
+
+MEMORY = 65_536
+"""Tree nodes remembered by id, to name a frame's move from its parent (least recent go)."""
+
+
+class Narrator(Protocol):
+    """What a domain tells the strip (every :class:`~searchvid.Domain` is one)."""
+
+    def label(self, node: Any) -> str: ...
+
+    def status(self, node: Any) -> Sequence[Field]: ...
+
+    def describe_move(self, parent: Any, child: Any) -> str | None: ...
+
+    def describe_value(self, value: float) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Voice:
+    """How one search is narrated.
+
+    Attributes:
+        title: The strip's first line (the scene's title).
+        algorithm: The algorithm as readers name it ("A*", "breadth-first").
+        narrator: The domain's words (None: numbers only).
+        value_name: Name of the value shown ("network", "score"; None: "value").
+        score: Value of the frame's node (None: the event's own value).
+        values: Whether value and best are shown at all.
+        move_phase: What MOVE frames are ("solution" for a found path played out,
+            "playing" for committed moves of a game).
+        captions: Whether to narrate each frame on a caption line.
+    """
+
+    title: str
+    algorithm: str
+    narrator: Narrator | None = None
+    value_name: str | None = None
+    score: Callable[[Any], float] | None = None
+    values: bool = True
+    move_phase: str = "solution"
+    captions: bool = False
+
+
+class Narration:
+    """Turns one search's events into the strip's text, frame by frame."""
+
+    def __init__(self, voice: Voice) -> None:
+        self.voice = voice
+        self._nodes: OrderedDict[int, Any] = OrderedDict()
+        self._moves = 0
+
+    def observe(self, event: Event) -> None:
+        """Remember the event's tree node (every event, in order)."""
+        if event.id is not None and event.kind.shows_state:
+            nodes = self._nodes
+            nodes[event.id] = event.node
+            nodes.move_to_end(event.id)
+            if len(nodes) > MEMORY:
+                nodes.popitem(last=False)
+        if event.kind is EventKind.MOVE:
+            self._moves += 1
+
+    def text(
+        self,
+        event: Event,
+        best: float | None,
+        improving: bool,
+        fields: Sequence[Field] = (),
+    ) -> HudText:
+        """The strip of the frame showing ``event``.
+
+        Args:
+            event: The frame's event.
+            best: The best value so far.
+            improving: Whether the frame's node is a new best.
+            fields: The algorithm's own fields at this moment.
+        """
+        voice = self.voice
+        node = event.node
+        shown: list[Field] = [Field("step", event.step), Field("depth", event.depth)]
+        shown.extend(fields)
+        if voice.narrator is not None:
+            shown.extend(voice.narrator.status(node))
+        if voice.values:
+            value = voice.score(node) if voice.score is not None else event.value
+            name = voice.value_name or "value"
+            shown.append(Field(name, self._value_words(value)))
+            shown.append(Field("best", self._value_words(best)))
+        caption = self._caption(event, best, improving) if voice.captions else None
+        return HudText(
+            voice.title, f"{voice.algorithm} {self._phase(event)}", tuple(shown), caption
+        )
+
+    def _phase(self, event: Event) -> str:
+        if event.kind is EventKind.MOVE:
+            return self.voice.move_phase
+        if event.kind.value == "roll":
+            return "rolling the dice"
+        return "searching"
+
+    def _value_words(self, value: float | None) -> float | str | None:
+        narrator = self.voice.narrator
+        if value is None or narrator is None:
+            return value
+        words = narrator.describe_value(value)
+        return words if words is not None else value
+
+    def _move(self, event: Event) -> str | None:
+        narrator = self.voice.narrator
+        if narrator is None or event.parent is None:
+            return None
+        parent = self._nodes.get(event.parent)
+        if parent is None:
+            return None
+        return narrator.describe_move(parent, event.node)
+
+    def _caption(self, event: Event, best: float | None, improving: bool) -> str:
+        kind = event.kind
+        move = self._move(event)
+        if kind is EventKind.BACKTRACK:
+            text = f"backtrack to depth {event.depth}"
+        elif kind is EventKind.RESTART:
+            text = "restart from the start"
+        elif kind is EventKind.MOVE:
+            verb = (
+                "play" if self.voice.move_phase == "playing" else f"solution, move {self._moves}:"
+            )
+            text = f"{verb} {move}" if move else f"{self.voice.move_phase}, move {self._moves}"
+        elif kind is EventKind.LEAF:
+            ending = self._value_words(event.value) if event.value is not None else None
+            outcome = f" ({ending})" if isinstance(ending, str) else ""
+            text = f"{move}: dead end{outcome}" if move else f"dead end{outcome}"
+        elif kind is EventKind.EXPAND:
+            text = f"expand: {move}" if move else "expand"
+        elif kind is EventKind.SELECT:
+            text = f"select: {move}" if move else "select"
+        elif kind is EventKind.ROLLOUT:
+            text = "random playout"
+        elif kind.value == "roll":
+            text = move or "roll the dice"
+        else:
+            text = move or (f"depth {event.depth}" if event.depth else "the start")
+        if improving:
+            value = self._value_words(best)
+            shown = value if isinstance(value, str) else format_number(value)
+            text += f"; new best: {shown}"
+        return text

@@ -1,0 +1,555 @@
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from searchvid.render.canvas import Rect
+from searchvid.render.treelayout import ITEM_AGGREGATE, TreeCensus, TreeLayout
+from searchvid.render.treepanel import (
+    BACKGROUND,
+    COLORS,
+    CROSS,
+    DIVERGING,
+    EDGE,
+    FRONTIER,
+    PATH,
+    PRUNED,
+    VISITED,
+    Thumbnail,
+    TreePanel,
+)
+from searchvid.search.events import Event, EventKind
+
+K = EventKind
+
+
+def ev(kind: EventKind, nid: int | None, parent: int | None, value: float | None = None) -> Event:
+    """An event about tree node ``nid`` (the panel never looks at ``node`` or ``depth``)."""
+    return Event(kind, f"n{nid}", 0, 0, value, nid, parent)
+
+
+# The seed's picture: 0 -> (1 -> (2, 3), 4 -> (5, 6)), searched depth first.
+BACKTRACKING = [
+    ev(K.ENTER, 0, None),
+    ev(K.ENTER, 1, 0),
+    ev(K.LEAF, 2, 1),
+    ev(K.BACKTRACK, 1, 0),
+    ev(K.LEAF, 3, 1),
+    ev(K.BACKTRACK, 1, 0),
+    ev(K.BACKTRACK, 0, None),
+    ev(K.ENTER, 4, 0),
+    ev(K.LEAF, 5, 4),
+    ev(K.BACKTRACK, 4, 0),
+    ev(K.LEAF, 6, 4),
+    ev(K.BACKTRACK, 4, 0),
+    ev(K.BACKTRACK, 0, None),
+]
+PARENTS = {0: None, 1: 0, 2: 1, 3: 1, 4: 0, 5: 4, 6: 4}
+
+BFS = [
+    ev(K.ENTER, 0, None),
+    ev(K.FRONTIER, 1, 0),
+    ev(K.FRONTIER, 2, 0),
+    ev(K.ENTER, 1, 0),
+    ev(K.FRONTIER, 3, 1),
+    ev(K.LEAF, 2, 0),
+    ev(K.LEAF, 3, 1),
+]
+
+
+def panel_of(
+    events: Sequence[Event],
+    width: int = 240,
+    height: int = 200,
+    *,
+    thumbnail: Thumbnail | None = None,
+) -> TreePanel:
+    return TreePanel(width, height, events_for_layout=iter(events), thumbnail=thumbnail)
+
+
+def colour(panel: TreePanel, row: int, col: int) -> tuple[int, int, int]:
+    r, g, b = panel.pixels[row, col].tolist()
+    return (r, g, b)
+
+
+def colours_in(pixels: np.ndarray) -> set[tuple[int, int, int]]:
+    flat = np.unique(pixels.reshape(-1, 3), axis=0)
+    return {(int(r), int(g), int(b)) for r, g, b in flat}
+
+
+def inside(rect: Rect, row: int, col: int) -> bool:
+    return rect.top <= row < rect.bottom and rect.left <= col < rect.right
+
+
+def board(node: object) -> np.ndarray:
+    """A 3x3 board picture whose colour tells node ``n<id>`` apart (ids mod 12)."""
+    shade = int(str(node)[1:]) % 12 * 20 + 5
+    picture = np.zeros((3, 3, 3), dtype=np.uint8)
+    picture[:] = (shade, 120, 200)
+    picture[1, 1] = (250, 250, 250)
+    return picture
+
+
+def random_tree_events(rng: random.Random, nodes: int) -> list[Event]:
+    """A frontier search over a random recursive tree: FRONTIER for each node, then ENTERs."""
+    events = [ev(K.ENTER, 0, None)]
+    parents = [None] + [rng.randrange(i) for i in range(1, nodes)]
+    events += [ev(K.FRONTIER, i, parents[i]) for i in range(1, nodes)]
+    return events
+
+
+def mcts_events(rng: random.Random, iterations: int) -> Iterator[Event]:
+    """A small synthetic MCTS stream: SELECT, EXPAND, the playout's LEAF, BACKUP."""
+    kids: list[list[int]] = [[]]
+    parent: list[int | None] = [None]
+    for _ in range(iterations):
+        v = 0
+        while kids[v] and rng.random() < 0.7:
+            v = rng.choice(kids[v])
+        yield ev(K.SELECT, v, parent[v])
+        child = len(parent)
+        parent.append(v)
+        kids.append([])
+        kids[v].append(child)
+        yield ev(K.EXPAND, child, v)
+        reward = rng.choice((0.0, 0.5, 1.0, 1.0))
+        yield ev(K.LEAF, None, child, reward)
+        yield ev(K.BACKUP, child, v, reward)
+
+
+# -- layout ---------------------------------------------------------------------------------
+
+
+def test_tidy_layout_puts_leaves_left_to_right_and_parents_over_their_children() -> None:
+    panel = panel_of(BACKTRACKING)
+    x = {i: panel.centre(i)[1] for i in PARENTS}  # type: ignore[index]
+    y = {i: panel.centre(i)[0] for i in PARENTS}  # type: ignore[index]
+    assert x[2] < x[3] < x[5] < x[6]
+    assert x[2] < x[1] < x[3]
+    assert x[5] < x[4] < x[6]
+    assert x[1] < x[0] < x[4]
+    assert y[0] < y[1] == y[4] < y[2] == y[3] == y[5] == y[6]
+    assert all(c % 2 == 1 for c in x.values())  # centres between an even and an odd pixel
+
+
+def test_positions_come_from_the_first_pass_and_never_move() -> None:
+    panel = panel_of(BACKTRACKING)
+    before = {i: (panel.item_rect(i), panel.centre(i)) for i in PARENTS}
+    for event in BACKTRACKING:
+        panel.observe(event)
+        panel.draw()
+        assert {i: (panel.item_rect(i), panel.centre(i)) for i in PARENTS} == before
+
+
+def test_a_node_draws_only_inside_its_own_rectangle() -> None:
+    panel = panel_of(BACKTRACKING)
+    panel.observe(BACKTRACKING[0])
+    panel.draw()
+    before = panel.pixels.copy()
+    panel.observe(ev(K.ENTER, 1, 0))  # node 1 appears and becomes current
+    panel.draw()
+    changed = np.argwhere((panel.pixels != before).any(axis=2))
+    own, root = panel.item_rect(1), panel.item_rect(0)
+    assert own is not None
+    assert root is not None
+    assert changed.size
+    for row, col in changed.tolist():  # its slot, the root's slot, the edges between them
+        assert inside(own, row, col) or inside(root, row, col) or root.bottom <= row < own.top
+
+
+def test_item_rectangles_do_not_overlap() -> None:
+    rng = random.Random(3)
+    panel = panel_of(random_tree_events(rng, 300), 400, 300)
+    rects = {panel.item_rect(i) for i in range(300)}
+    canvas = np.zeros((300, 400), dtype=np.int32)
+    for rect in rects:
+        assert rect is not None
+        canvas[max(0, rect.top) : rect.bottom, max(0, rect.left) : rect.right] += 1
+    assert canvas.max() == 1
+
+
+def test_unknown_and_unconnected_ids_are_ignored() -> None:
+    events = [*BACKTRACKING, ev(K.ENTER, 20, 19)]  # parent 19 never seen: not placed
+    panel = panel_of(events)
+    assert panel.item_rect(20) is None
+    assert panel.item_rect(99) is None
+    for event in [*events, ev(K.ENTER, 99, 0), ev(K.BACKUP, 50, 0, 1.0)]:
+        panel.observe(event)
+    panel.draw()
+
+
+# -- pixels ---------------------------------------------------------------------------------
+
+
+def test_backtracking_colours_after_each_event() -> None:
+    panel = panel_of(BACKTRACKING)
+    height, width = panel.box_size
+    assert height == width >= 18  # disks with room for the current node's ring
+    body = width - 8
+    seen: set[int] = set()
+    for event in BACKTRACKING:
+        panel.observe(event)
+        panel.draw()
+        assert event.id is not None
+        seen.add(event.id)
+        path = {event.id}
+        up = PARENTS[event.id]
+        while up is not None:
+            path.add(up)
+            up = PARENTS[up]
+        for node in PARENTS:
+            row, col = panel.centre(node)  # type: ignore[misc]
+            ring = colour(panel, row, col - width // 2)
+            outline = colour(panel, row, col - body // 2)
+            if node not in seen:
+                assert colour(panel, row, col) == BACKGROUND
+                continue
+            assert colour(panel, row, col) == VISITED, (event, node)
+            assert ring == (PATH if node == event.id else BACKGROUND), (event, node)
+            assert outline == (PATH if node in path else VISITED), (event, node)
+
+
+def test_first_draw_is_the_whole_panel_then_only_changes() -> None:
+    panel = panel_of(BACKTRACKING)
+    assert panel.draw() == [Rect(0, 0, panel.height, panel.width)]
+    assert panel.draw() == []
+    panel.observe(BACKTRACKING[0])
+    rects = panel.draw()
+    assert rects
+    assert all(r.bottom - r.top < panel.height for r in rects)
+
+
+def test_changed_pixels_lie_in_the_returned_rectangles() -> None:
+    events = list(mcts_events(random.Random(5), 150))
+    panel = panel_of(events, 300, 260)
+    panel.draw()
+    for event in events:
+        before = panel.pixels.copy()
+        panel.observe(event)
+        rects = panel.draw()
+        changed = (panel.pixels != before).any(axis=2)
+        for rect in rects:
+            changed[max(0, rect.top) : rect.bottom, max(0, rect.left) : rect.right] = False
+        assert not changed.any()
+
+
+def test_only_the_panel_colours_are_drawn() -> None:
+    for events in (BACKTRACKING, BFS, list(mcts_events(random.Random(1), 200))):
+        panel = panel_of(events, 300, 240)
+        for event in events:
+            panel.observe(event)
+        panel.draw()
+        assert colours_in(panel.pixels) <= set(panel.colors)
+    assert len(set(COLORS)) == len(COLORS) <= 40
+
+
+def test_same_events_same_bytes() -> None:
+    events = list(mcts_events(random.Random(2), 300))
+    shots = []
+    for _ in range(2):
+        panel = panel_of(events, 300, 260)
+        rects = []
+        for k, event in enumerate(events):
+            panel.observe(event)
+            if k % 7 == 0:
+                rects.append(panel.draw())
+        shots.append((panel.pixels.tobytes(), rects))
+    assert shots[0] == shots[1]
+
+
+KINDS = [
+    K.ENTER,
+    K.BACKTRACK,
+    K.LEAF,
+    K.RESTART,
+    K.EXPAND,
+    K.SELECT,
+    K.ROLLOUT,
+    K.MOVE,
+    K.IMPROVE,
+    K.FRONTIER,
+    K.DROP,
+    K.PRUNE,
+    K.BACKUP,
+]
+
+
+@st.composite
+def streams(draw: st.DrawFn) -> list[Event]:
+    """Random well-formed streams over a random tree: a new id's first event names its parent."""
+    steps = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(KINDS),
+                st.integers(0, 1000),
+                st.booleans(),
+                st.sampled_from([None, 0.0, 0.25, 0.5, 1.0, 2.0]),
+            ),
+            min_size=1,
+            max_size=60,
+        )
+    )
+    events = [ev(K.ENTER, 0, None)]
+    parents: list[int | None] = [None]
+    for kind, pick, new, value in steps:
+        if kind is K.RESTART:
+            events.append(ev(kind, 0, None))
+            continue
+        if new and kind is not K.BACKUP and kind is not K.PRUNE:
+            parent = pick % len(parents)
+            parents.append(parent)
+            events.append(ev(kind, len(parents) - 1, parent, value))
+        elif kind is K.ROLLOUT or (kind is K.LEAF and new):
+            events.append(ev(kind, None, pick % len(parents), value))
+        else:
+            node = pick % len(parents)
+            events.append(ev(kind, node, parents[node], value))
+    return events
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    streams(),
+    st.lists(st.booleans(), min_size=1, max_size=61),
+    st.sampled_from([1, 2, 4]),
+    st.booleans(),
+)
+def test_incremental_drawing_equals_drawing_from_scratch(
+    events: list[Event], draws: list[bool], scale: int, thumbnails: bool
+) -> None:
+    size = (60 * scale, 50 * scale)
+    thumbnail = board if thumbnails else None
+    panel = panel_of(events, *size, thumbnail=thumbnail)
+    panel.draw()
+    for k, event in enumerate(events):
+        before = panel.pixels.copy()
+        panel.observe(event)
+        if draws[k % len(draws)] or k == len(events) - 1:
+            rects = panel.draw()  # pixels change only here: `before` is the previous picture
+            outside = (panel.pixels != before).any(axis=2)
+            for rect in rects:
+                outside[max(0, rect.top) : rect.bottom, max(0, rect.left) : rect.right] = False
+            assert not outside.any(), k
+            fresh = panel_of(events, *size, thumbnail=thumbnail)
+            for earlier in events[: k + 1]:
+                fresh.observe(earlier)
+            fresh.draw()
+            assert np.array_equal(panel.pixels, fresh.pixels), k
+
+
+# -- what it shows --------------------------------------------------------------------------
+
+
+def test_mcts_colours_and_sizes_follow_the_backup_sums() -> None:
+    rng = random.Random(7)
+    events = list(mcts_events(rng, 60))
+    events.append(ev(K.SELECT, 0, None))  # the path is the root alone at the end
+    panel = panel_of(events, 400, 400)
+    parents: dict[int, int | None] = {}
+    visits: dict[int, int] = {}
+    total: dict[int, float] = {}
+    for event in events:
+        panel.observe(event)
+        if event.id is not None:
+            parents.setdefault(event.id, event.parent)
+        if event.kind is K.BACKUP:
+            node: int | None = event.id
+            while node is not None:
+                visits[node] = visits.get(node, 0) + 1
+                total[node] = total.get(node, 0.0) + (event.value or 0.0)
+                node = parents[node]
+    panel.draw()
+    layout = panel.layout
+    drawn = [n for n in parents if n and layout.node[layout.rep[n]] == n]
+    assert len(drawn) > 20
+    heights = {}
+    for node in drawn:
+        row, col = panel.centre(node)  # type: ignore[misc]
+        expected = DIVERGING[min(8, int(total[node] / visits[node] * 9))]
+        assert colour(panel, row, col) == expected, node
+        rect = panel.item_rect(node)
+        assert rect is not None
+        column = panel.pixels[rect.top : rect.bottom, col]
+        heights[node] = int((column == expected).all(axis=1).sum())
+    by_visits = sorted(heights, key=lambda n: visits[n])
+    assert [heights[n] for n in by_visits] == sorted(heights[n] for n in by_visits)
+    assert heights[by_visits[-1]] > heights[by_visits[0]]
+
+
+def test_minimax_values_colour_nodes_and_pruned_children_are_marked() -> None:
+    events = [
+        ev(K.ENTER, 0, None),
+        ev(K.LEAF, 1, 0, 1.0),
+        ev(K.BACKTRACK, 0, None, 1.0),
+        ev(K.ENTER, 2, 0),
+        ev(K.LEAF, 3, 2, 0.0),
+        ev(K.BACKTRACK, 2, 0, 0.0),
+        ev(K.PRUNE, 2, 0, 2.0),
+        ev(K.BACKTRACK, 0, None, 1.0),
+    ]
+    panel = panel_of(events, 300, 240)
+    marker = panel.marker_rect(2)
+    assert marker is not None
+    assert panel.marker_rect(0) is None
+    for event in events[:-2]:
+        panel.observe(event)
+    panel.draw()
+    assert PRUNED not in colours_in(panel.pixels[: marker.bottom])
+    panel.observe(events[-2])
+    panel.draw()
+    box = panel.pixels[marker.top : marker.bottom, max(0, marker.left) : marker.right]
+    assert PRUNED in colours_in(box)
+    panel.observe(events[-1])
+    panel.draw()
+    for node, value in ((1, 1.0), (3, 0.0), (0, 1.0)):
+        row, col = panel.centre(node)  # type: ignore[misc]
+        assert colour(panel, row, col) == DIVERGING[min(8, int(value * 9))], node
+    assert "pruned" in panel.legend
+    assert "value, player 0" in panel.legend
+
+
+def test_beam_dropped_children_are_crossed_and_frontier_nodes_hollow() -> None:
+    events = [
+        ev(K.ENTER, 0, None),
+        ev(K.FRONTIER, 1, 0),
+        ev(K.DROP, 2, 0),
+        ev(K.FRONTIER, 3, 0),
+        ev(K.ENTER, 1, 0),
+    ]
+    panel = panel_of(events, 300, 240)
+    for event in events:
+        panel.observe(event)
+    panel.draw()
+
+    def box(node: int) -> set[tuple[int, int, int]]:
+        rect = panel.item_rect(node)
+        assert rect is not None
+        return colours_in(panel.pixels[rect.top : rect.bottom, max(0, rect.left) : rect.right])
+
+    assert CROSS in box(2)
+    assert CROSS not in box(1) | box(3)
+    row, col = panel.centre(3)  # type: ignore[misc]
+    assert colour(panel, row, col) == BACKGROUND
+    assert FRONTIER in box(3)
+    assert colour(panel, *panel.centre(1)) == VISITED  # type: ignore[misc]
+    assert panel.legend[:3] == ("current", "frontier", "expanded")
+    assert "dropped" in panel.legend
+
+
+def test_legend_lists_only_the_states_the_run_uses() -> None:
+    assert panel_of(BACKTRACKING).legend == ("current", "visited", "leaf / dead end")
+    assert panel_of(BFS).legend == ("current", "frontier", "expanded", "leaf / dead end")
+    mcts = panel_of(list(mcts_events(random.Random(0), 12)), 400, 300)
+    assert mcts.legend == ("current", "mean reward, player 0", "size: visits")
+    walks = panel_of([*BACKTRACKING, ev(K.RESTART, 0, None)])
+    assert "frontier" not in walks.legend
+    assert "pruned" not in walks.legend
+
+
+def test_legend_is_drawn_once_at_the_bottom() -> None:
+    panel = panel_of(BFS)
+    legend_rows = np.flatnonzero((panel.pixels != BACKGROUND).any(axis=(1, 2)))
+    assert legend_rows.size
+    assert legend_rows.min() > panel.height * 3 // 4
+    bottom = panel.pixels[legend_rows.min() :].copy()
+    for event in BFS:
+        panel.observe(event)
+        panel.draw()
+    assert np.array_equal(panel.pixels[legend_rows.min() :], bottom)
+
+
+def test_random_walk_restarts_are_counted() -> None:
+    events = [
+        ev(K.ENTER, 0, None),
+        ev(K.LEAF, 1, 0),
+        ev(K.RESTART, 0, None),
+        ev(K.ENTER, 2, 0),
+        ev(K.LEAF, 3, 2),
+    ]
+    panel = panel_of(events)
+    panel.draw()
+    top = panel.pixels[:20].copy()
+    for event in events:
+        panel.observe(event)
+    rects = panel.draw()
+    assert not np.array_equal(panel.pixels[:20], top)  # "walk 1" became "walk 2"
+    assert any(r.top < 20 for r in rects)
+
+
+# -- scale ----------------------------------------------------------------------------------
+
+
+def test_aggregation_bounds_what_is_drawn_for_100000_nodes() -> None:
+    rng = random.Random(11)
+    events = random_tree_events(rng, 100_000)
+    panel = panel_of(events, 600, 800)
+    layout = panel.layout
+    assert layout.columns <= 600 // 8
+    assert layout.items <= layout.columns * layout.rows
+    assert layout.aggregates > 0
+    assert sum(layout.hidden) + layout.drawn_nodes == 100_000
+    assert all(panel.item_rect(i) is not None for i in range(0, 100_000, 997))
+    for event in events[:5000]:
+        panel.observe(event)
+    panel.draw()
+    assert "+k hidden" in panel.legend
+
+
+def test_deep_trees_are_cut_by_depth() -> None:
+    chain = [ev(K.ENTER, 0, None)] + [ev(K.ENTER, i, i - 1) for i in range(1, 3000)]
+    layout = TreeLayout(TreeCensus.of(chain), left=0, top=0, width=200, height=300)
+    assert layout.depth_cap is not None
+    assert layout.rows <= 300 // 10
+    deepest = max(range(layout.items), key=lambda v: layout.row[v])
+    assert layout.kind[deepest] == ITEM_AGGREGATE
+    assert layout.hidden[deepest] == 3000 - layout.drawn_nodes
+
+
+def test_most_visited_children_are_kept_and_the_rest_aggregated() -> None:
+    events = [ev(K.SELECT, 0, None)]
+    for child in range(1, 21):
+        events.append(ev(K.EXPAND, child, 0))
+        events += [ev(K.BACKUP, child, 0, 1.0)] * child  # child k gets k visits
+    census = TreeCensus.of(events)
+    layout = TreeLayout(census, left=0, top=0, width=400, height=200, max_children=8)
+    kept = sorted(layout.node[v] for v in layout.children[0] if layout.node[v] >= 0)
+    assert kept == list(range(13, 21))  # the 8 most visited
+    assert layout.hidden[layout.children[0][-1]] == 12
+
+
+# -- thumbnails -----------------------------------------------------------------------------
+
+
+def test_small_trees_are_drawn_as_thumbnails() -> None:
+    panel = panel_of(BACKTRACKING, 400, 320, thumbnail=board)
+    assert panel.thumbnails
+    for event in BACKTRACKING:
+        panel.observe(event)
+    panel.draw()
+    expected = set(COLORS) | {(250, 250, 250)}
+    for node in PARENTS:
+        rect = panel.item_rect(node)
+        assert rect is not None
+        own = (node * 20 + 5, 120, 200)
+        assert own in colours_in(panel.pixels[rect.top : rect.bottom, rect.left : rect.right])
+        expected.add(own)
+    assert colours_in(panel.pixels) <= expected
+    edges = colours_in(panel.pixels)
+    assert EDGE in edges
+    assert PATH in edges
+
+
+def test_large_trees_are_not_drawn_as_thumbnails() -> None:
+    events = random_tree_events(random.Random(0), 200)
+    assert not panel_of(events, 400, 320, thumbnail=board).thumbnails
+
+
+@pytest.mark.parametrize(("width", "height"), [(31, 100), (100, 31), (20, 20)])
+def test_odd_or_tiny_panels_are_refused(width: int, height: int) -> None:
+    with pytest.raises(ValueError, match="even-sized"):
+        TreePanel(width, height, events_for_layout=iter(BACKTRACKING))
