@@ -214,7 +214,7 @@ class Scene:
         return RenderJob(
             view=self.view(),
             video=self.paced_video,
-            title=f"{self.title} · {index + 1} of {len(self.searches)}" if several else self.title,
+            title=f"{index + 1} · {spec.algorithm_type.display_name()}" if several else self.title,
             score=score,
             values=score is not None,
             panel=self._panel_factory() if self.video.tree else None,
@@ -408,7 +408,7 @@ class Scene:
             what = f"the video has at most {self.video.max_frames} frames (max_frames)"
             raise UsageError(f"frame {frame} is out of range: {what}")
         self.check_frames(OutputKind.FOLDER)
-        pixels = render_frame(self.sources(), self.render_jobs(), frame)
+        pixels = render_frame(self.sources(), self.render_jobs(), frame, title=self.title)
         return Image.fromarray(pixels, mode="RGB")
 
     def trace(self, limit: int | None = None) -> Iterator[dict[str, Any]]:

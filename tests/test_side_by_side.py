@@ -13,6 +13,7 @@ from PIL import Image
 
 import searchvid
 from searchvid.cli import main
+from searchvid.render.frame import FrameLayout
 
 RACE: dict[str, Any] = {
     "title": "two searches",
@@ -43,8 +44,10 @@ def test_each_search_gets_a_column_and_the_longest_sets_the_length(tmp_path: Pat
     gap = frames[0].shape[1] - 2 * width
     assert gap > 0
     rows = race.view().shape[0] * race.video.tile_size
+    head = FrameLayout([race.view().shape] * 2, race.video, [False, False]).title_height
+    assert head > 0  # one title bar over both searches
     for k, frame in enumerate(frames):  # the left board is search 0 alone
-        assert np.array_equal(frame[:rows, :width], one[k][:rows])
+        assert np.array_equal(frame[head : head + rows, :width], one[k][:rows])
     right = [f[:, width + gap :] for f in frames]
     last = lengths[1] - 1
     for k in range(last + 1, len(frames)):

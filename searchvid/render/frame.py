@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from searchvid.errors import RunError
 from searchvid.render.atlas import RGB, TileAtlas
 from searchvid.render.canvas import FrameBuffer, IndexStrip, PixelFormat, Pixels, Rect, RgbPanel
-from searchvid.render.hud import HUD_COLORS, Hud
+from searchvid.render.hud import HUD_COLORS, Hud, HudText
 from searchvid.render.narration import Narration, Voice
 from searchvid.render.settings import VideoOptions
 from searchvid.render.view import View
@@ -115,17 +115,23 @@ class FrameLayout:
             height = max(board[1], panel[1] if panel else 0)
             columns.append(_Column(left, board, panel, width, height))
             left += width + self.gap
+        self.width = max(left - self.gap, video.width)  # padded to [video] width
+        # several searches: one title bar over them all; each column's strip names its search
+        self.title_height = self.title_bar().height if video.hud and len(columns) > 1 else 0
         self.columns = tuple(columns)
         self.block_height = max(c.height for c in columns)
-        self.width = max(left - self.gap, video.width)  # padded to [video] width
         self.strip_height = max(
             (self.hud(c.width, video).height for c in columns) if video.hud else (0,)
         )
-        self.height = self.block_height + self.strip_height
+        self.height = self.title_height + self.block_height + self.strip_height
 
     def hud(self, width: int, video: VideoOptions) -> Hud:
         """A status strip for a column ``width`` wide in this frame."""
         return Hud(width, self.width, video.tile_size, captions=video.captions)
+
+    def title_bar(self) -> Hud:
+        """The one-line title over several searches side by side."""
+        return Hud(self.width, self.width, title_only=True)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -139,9 +145,10 @@ class FramePainter:
     Args:
         tracks: One per search, in column order.
         video: The ``[video]`` options.
+        title: The title bar's text when there are several searches.
     """
 
-    def __init__(self, tracks: Sequence[Track], video: VideoOptions) -> None:
+    def __init__(self, tracks: Sequence[Track], video: VideoOptions, *, title: str = "") -> None:
         if not tracks:
             raise ValueError("a frame needs at least one search")
         names = tracks[0].view.tileset.names
@@ -149,6 +156,7 @@ class FramePainter:
             raise RunError("searches side by side must draw the same tiles (one domain)")
         self.tracks = tuple(tracks)
         self.video = video
+        self.title = title
         shapes = [t.view.shape for t in tracks]
         self.layout = FrameLayout(shapes, video, [t.panel is not None for t in tracks])
         self.panels: list[Panel | None] = [
@@ -194,9 +202,16 @@ class FramePainter:
         buffer = FrameBuffer(
             self.width, self.height, pixel_format, palette=self.atlas.palette, background=BACKGROUND
         )
-        top = self.layout.block_height
+        head = self.layout.title_height
+        if head:
+            bar = self.layout.title_bar()
+            bar.update(HudText(self.title, "", ()))
+            strip = IndexStrip(buffer, HUD_COLORS, top=0, left=0, height=head, width=self.width)
+            strip.show(bar.strip)
+        top = head + self.layout.block_height
         for column in self.layout.columns:
-            self._boards.append(buffer.board(self.atlas, self._shape(column), left=column.left))
+            board = buffer.board(self.atlas, self._shape(column), top=head, left=column.left)
+            self._boards.append(board)
             self._strips.append(
                 IndexStrip(
                     buffer,
@@ -210,7 +225,7 @@ class FramePainter:
                 else None
             )
             self._panel_regions.append(
-                RgbPanel(buffer, top=0, left=column.left + column.board[0])
+                RgbPanel(buffer, top=head, left=column.left + column.board[0])
                 if column.panel is not None
                 else None
             )

@@ -38,10 +38,10 @@ _BACKGROUND, _TITLE, _STATUS = 0, 1, 2
 _MIN_FONT = 8
 _STATUS_LINES = 2  # at least; narrow columns get more, up to _MAX_STATUS_LINES
 _MAX_STATUS_LINES = 6
-_TYPICAL_FIELDS = 8  # phase, step, depth, a few of the algorithm's and domain's, value, best
+_TYPICAL_FIELDS = 11  # phase, step, depth, the algorithm's and the domain's, value, best
 MAX_FONT = 64
 """Text never grows beyond this many pixels, however wide the frame."""
-_SLOT_SAMPLE = "0,000,000"  # room reserved after a field's name for its value
+_SLOT_SAMPLE = "000,000"  # room reserved after a field's name for its value
 _Font = ImageFont.FreeTypeFont | ImageFont.ImageFont | ImageFont.TransposedFont
 
 __all__ = ["HUD_COLORS", "MAX_FONT", "TEXT_SHARE", "Hud", "HudText", "format_number"]
@@ -77,6 +77,8 @@ class Hud:
         frame_width: The whole frame's width: the text is at least 1/50 of it tall.
         tile_size: The board's tile size (small boards still get readable text).
         captions: Whether the strip has a caption line.
+        title_only: A one-line strip holding just a title (the title bar over several
+            searches side by side).
 
     Attributes:
         height: Rows of the strip (even).
@@ -90,6 +92,7 @@ class Hud:
         tile_size: int = 0,
         *,
         captions: bool = False,
+        title_only: bool = False,
     ) -> None:
         self.width = width
         share = math.ceil((frame_width or width) / TEXT_SHARE)
@@ -101,9 +104,13 @@ class Hud:
         self._gap = max(4, wanted)
         self.captions = captions
         typical = self._font.getlength(f"exits joined {_SLOT_SAMPLE}") + self._gap
-        self._status_lines = min(
-            _MAX_STATUS_LINES,
-            max(_STATUS_LINES, math.ceil(_TYPICAL_FIELDS * typical / max(1, width))),
+        self._status_lines = (
+            0
+            if title_only
+            else min(
+                _MAX_STATUS_LINES,
+                max(_STATUS_LINES, math.ceil(_TYPICAL_FIELDS * typical / max(1, width))),
+            )
         )
         lines = 1 + self._status_lines + (1 if captions else 0)
         self.height = 2 * self._pad + lines * self._line
@@ -121,7 +128,7 @@ class Hud:
         if title != old_title or not self._drawn_once:
             self._draw_line(0, [(title, self._pad, self.width - self._pad)], _TITLE)
             changed = True
-        if status != old_status or not self._drawn_once:
+        if self._status_lines and (status != old_status or not self._drawn_once):
             self._draw_status(status)
             changed = True
         if self.captions and (caption != old_caption or not self._drawn_once):
@@ -135,7 +142,7 @@ class Hud:
     def _draw_status(self, texts: tuple[str, ...]) -> None:
         """Lay the status texts out over the strip's status lines.
 
-        Each field gets a slot as wide as its name plus room for a seven-digit number (wider
+        Each field gets a slot as wide as its name plus room for a six-digit number (wider
         only if its text is), so values changing length do not shift the fields after them;
         the slots depend on the current texts alone, so a strip drawn from scratch equals one
         drawn frame after frame (previews equal renders).

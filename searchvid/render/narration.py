@@ -101,8 +101,8 @@ class Narration:
         if voice.values:
             value = voice.score(node) if voice.score is not None else event.value
             name = voice.value_name or "value"
-            shown.append(Field(name, self._value_words(value)))
-            shown.append(Field("best", self._value_words(best)))
+            shown.append(_value_field(name, self._value_words(value)))
+            shown.append(_value_field("best", self._value_words(best)))
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(
             voice.title, f"{voice.algorithm} {self._phase(event)}", tuple(shown), caption
@@ -162,3 +162,8 @@ class Narration:
             shown = value if isinstance(value, str) else format_number(value)
             text += f"; new best: {shown}"
         return text
+
+
+def _value_field(name: str, value: float | str | None) -> Field:
+    """``network 0.53``, or ``value: draw`` where the domain put the value into words."""
+    return Field(f"{name}:" if isinstance(value, str) else name, value)

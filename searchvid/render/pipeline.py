@@ -193,7 +193,7 @@ def render(
     output_kind(output)  # an unsupported suffix fails before any work
     sources, jobs = _normalise(events, job)
     video = jobs[0].video
-    painter = _painter(sources, jobs)
+    painter = _painter(sources, jobs, title)
     encoder = open_encoder(
         output,
         width=painter.width,
@@ -299,6 +299,8 @@ def render_frame(
     events: EventSource | Sequence[EventSource],
     job: RenderJob | Sequence[RenderJob],
     index: int,
+    *,
+    title: str = "",
 ) -> npt.NDArray[np.uint8]:
     """Frame ``index`` of the render of ``events`` as ``(height, width, 3)`` RGB.
 
@@ -320,7 +322,7 @@ def render_frame(
         if total + index < 0:
             raise UsageError(f"frame {index} is out of range: the video has {total} frames")
         index += total
-    painter = _painter(sources, jobs)
+    painter = _painter(sources, jobs, title)
     run = _Run(sources, jobs, painter, None)
     frames = 0
     for shown in run.frames():
@@ -370,13 +372,15 @@ def _normalise(
     return sources, jobs
 
 
-def _painter(sources: Sequence[EventSource], jobs: Sequence[RenderJob]) -> FramePainter:
+def _painter(
+    sources: Sequence[EventSource], jobs: Sequence[RenderJob], title: str = ""
+) -> FramePainter:
     tracks = []
     for source, job in zip(sources, jobs, strict=True):
         if job.panel is not None and not callable(source):
             raise ValueError("a tree panel needs a replayable event source (a function)")
         tracks.append(_track(job, source if callable(source) else None))
-    return FramePainter(tracks, jobs[0].video)
+    return FramePainter(tracks, jobs[0].video, title=title or jobs[0].title)
 
 
 def _track(job: RenderJob, source: Callable[[], Iterable[Event]] | None) -> Track:

@@ -66,8 +66,8 @@ class VideoOptions:
     )
     captions: bool = option(
         False,
-        doc="A caption line in the strip narrating each frame in words (\"pour tube 3 into "
-        "tube 7\", \"backtrack to depth 3\").",
+        doc='A caption line in the strip narrating each frame in words ("pour tube 3 into '
+        'tube 7", "backtrack to depth 3").',
     )
     tree: bool = option(
         False,

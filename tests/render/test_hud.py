@@ -57,11 +57,11 @@ def test_update_reports_whether_anything_changed() -> None:
 
 def test_fields_keep_their_place_when_numbers_grow() -> None:
     short = HudText("t", "p", (Field("step", 9), Field("depth", 1)))
-    long = HudText("t", "p", (Field("step", 1_234_567), Field("depth", 1)))
+    long = HudText("t", "p", (Field("step", 123_456), Field("depth", 1)))
     one, other = Hud(900, 900), Hud(900, 900)
     one.update(short)
     other.update(long)
-    # "depth 1" starts where the step slot (room for seven digits) ends, in both strips
+    # "depth 1" starts where the step slot (room for six digits) ends, in both strips
     start = one._pad + one._slot("p", first=True) + one._gap + one._slot("step 9", first=False)
     tail_one, tail_other = one.strip[:, start:] == 2, other.strip[:, start:] == 2
     assert tail_one.any()

@@ -196,16 +196,16 @@ class TreeView:
     def observe(self, event: Event) -> None:
         """Take in the next event of the search: mark the node it shows as visited.
 
-        ``EXPAND`` marks its node as frontier unless it is visited already; kinds that do not
-        show a state (``IMPROVE`` and other annotations) change nothing. From the first call
-        on, :meth:`grid` no longer counts the nodes it draws as visited.
+        ``EXPAND`` and ``FRONTIER`` mark their node as frontier unless it is visited already;
+        kinds that do not show a state (``IMPROVE`` and other annotations) change nothing.
+        From the first call on, :meth:`grid` no longer counts the nodes it draws as visited.
 
         Raises:
             ValueError: The event shows a node that is not of this view's tree.
         """
         self._observed = True
         kind = event.kind
-        if kind is EventKind.EXPAND:
+        if kind is EventKind.EXPAND or kind is EventKind.FRONTIER:
             i = self._node_index(event.node)
             if self._state[i] == NodeState.UNVISITED:
                 self._mark(i, NodeState.FRONTIER)
