@@ -364,6 +364,22 @@ def scene_gif_rows(folder: Path) -> Iterator[Row]:
         target.unlink()
 
 
+def panel_rows(folder: Path, name: str = "railroad-mcts", frames: int = 150) -> Iterator[Row]:
+    """Render speed of a scene with the tree panel as a ratio of the same scene without it
+    (issue 12: >= 0.5x). Both render the same frames to MP4; the panel run includes its
+    silent first pass for the layout."""
+    path = SCENES / f"{name}.toml"
+    seconds: dict[bool, float] = {}
+    for tree in (False, True):
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+        table.setdefault("video", {}).update(tree=tree, max_frames=frames)
+        scene = searchvid.scene_from_dict(table, name=str(path), folder=path.parent)
+        seconds[tree] = scene.render(folder / f"panel-{tree}.mp4").seconds
+    speed = seconds[False] / seconds[True]
+    figure = f"{seconds[False]:.1f}/{seconds[True]:.1f} s={speed:.2f}x"
+    yield Row(TOPIC, f"tree panel speed, {name} {frames} fr", figure, ">= 0.5x", speed >= 0.5)
+
+
 def benchmarks() -> Iterator[Row]:
     """All rendering rows."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -372,6 +388,7 @@ def benchmarks() -> Iterator[Row]:
         yield from gif_rows()
         yield from strip_rows(folder)
         yield from scene_gif_rows(folder)
+        yield from panel_rows(folder)
         yield from mp4_rows(folder)
         yield from psnr_rows(folder)
         yield from preview_rows(folder)

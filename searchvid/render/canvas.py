@@ -334,6 +334,7 @@ class IndexStrip:
         self.buffer = buffer
         self.top, self.left, self.height, self.width = top, left, height, width
         self._rgb = np.array(colors, dtype=np.uint8).reshape(-1, 3)
+        self._pal: npt.NDArray[np.uint8] | None = None  # palette indices of the colours
         self._shown: npt.NDArray[np.uint8] | None = None
 
     def show(self, strip: npt.NDArray[np.uint8]) -> None:
@@ -357,7 +358,15 @@ class IndexStrip:
         if self.buffer.pixel_format is PixelFormat.YUV420P:
             box = _even(box)
         part = strip[box.top : box.bottom, box.left : box.right]
-        self.buffer.paint_rgb(self.top + box.top, self.left + box.left, self._rgb[part])
+        top, left = self.top + box.top, self.left + box.left
+        buffer = self.buffer
+        if buffer.pixel_format is PixelFormat.PAL8:  # a lookup, no colour search
+            if self._pal is None:
+                self._pal = buffer.index_of(self._rgb)
+            buffer.frame[top : top + part.shape[0], left : left + part.shape[1]] = self._pal[part]
+            buffer.mark(top, left, top + part.shape[0], left + part.shape[1])
+            return
+        buffer.paint_rgb(top, left, self._rgb[part])
 
 
 class RgbPanel:

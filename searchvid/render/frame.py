@@ -278,7 +278,7 @@ class FramePainter:
         self._frames[track] += 1
         if hud is None or strip is None:
             return
-        urgent = improving or event.kind in (EventKind.MOVE, EventKind.RESTART)
+        urgent = event.kind is EventKind.MOVE  # restarts and new bests wait for the schedule
         if count % self.strip_every and not urgent:
             return
         text = self.narrations[track].text(event, best, improving, fields)

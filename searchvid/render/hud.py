@@ -117,6 +117,7 @@ class Hud:
         self.height += self.height % 2
         self.strip: npt.NDArray[np.uint8] = np.zeros((self.height, width), dtype=np.uint8)
         self._glyphs: dict[tuple[str, int], tuple[npt.NDArray[np.uint8], int, float]] = {}
+        self._advances: dict[str, float] = {}
         self._shown: tuple[str, tuple[str, ...], str | None] = ("", (), None)
         self._drawn_once = False
 
@@ -162,12 +163,23 @@ class Hud:
             self._draw_line(1 + r, parts, _STATUS)
 
     def _slot(self, text: str, *, first: bool) -> int:
-        width = math.ceil(self._font.getlength(text))
+        width = self._width(text)
         if first:
             return width
         name = text.rsplit(" ", 1)[0] if " " in text else ""
-        sample = math.ceil(self._font.getlength(f"{name} {_SLOT_SAMPLE}".strip()))
-        return max(width, sample)
+        return max(width, self._width(f"{name} {_SLOT_SAMPLE}".strip()))
+
+    def _width(self, text: str) -> int:
+        """Pixels ``text`` takes: the sum of its glyphs' advances (cached per character), the
+        same pen the text is drawn with."""
+        advances = self._advances
+        total = 0.0
+        for char in text:
+            advance = advances.get(char)
+            if advance is None:
+                advance = advances[char] = float(self._font.getlength(char))
+            total += advance
+        return math.ceil(total)
 
     def _draw_line(self, index: int, parts: Sequence[tuple[str, int, int]], color: int) -> None:
         """Clear line ``index`` and draw each ``(text, left, right)`` part on it."""
@@ -180,8 +192,8 @@ class Hud:
     def _draw_text(
         self, line: npt.NDArray[np.uint8], text: str, left: int, right: int, color: int
     ) -> None:
-        if self._font.getlength(text) > right - left:
-            text = _fit(text, lambda t: self._font.getlength(t) <= right - left)
+        if self._width(text) > right - left:
+            text = _fit(text, lambda t: self._width(t) <= right - left)
         pen = float(left)
         for char in text:
             ink, offset, advance = self._glyph(char, color)

@@ -142,9 +142,10 @@ class RenderResult:
         return f"<p>{caption}</p>"
 
 
-GIF_STRIP_RATE = 4
-"""In GIFs the strip's counters change at most this many times a second (a changed counter
-costs a whole band of the frame); moves and new bests still show at once."""
+GIF_STRIP_RATE = 1
+"""In GIFs the strip changes at most this many times a second: a changed counter costs a
+band of the frame from the changed tile down to the strip, in bytes and in encoding time.
+Committed moves still show at once. Other formats redraw the strip every frame."""
 
 INLINE_LIMIT = 20_000_000
 """Largest output (bytes) that :meth:`RenderResult._repr_html_` embeds as a data URI."""

@@ -452,7 +452,7 @@ def gif_check_scene(hud: bool) -> searchvid.Scene:
             "domain": {"name": "railroad"},
             "search": {"algorithm": "random-walk", "restarts": 5},
             "video": {
-                "fps": 4,  # GIFs redraw the strip at most 4 times a second: here every frame
+                "fps": 1,  # GIFs redraw the strip at most once a second: here every frame
                 "tile_size": 20,
                 "max_frames": 40,
                 "hud": hud,
@@ -477,7 +477,7 @@ def test_a_scenes_gif_decodes_to_its_png_frames(tmp_path: Path, hud: bool) -> No
     assert [np.array_equal(d, e) for d, e in zip(by_ffmpeg, expected, strict=True)] == [True] * 40
 
 
-def test_gif_strips_change_at_most_four_times_a_second(tmp_path: Path) -> None:
+def test_gif_strips_change_at_most_once_a_second(tmp_path: Path) -> None:
     table = {
         "seed": 3,
         "domain": {"name": "railroad"},
@@ -491,7 +491,7 @@ def test_gif_strips_change_at_most_four_times_a_second(tmp_path: Path) -> None:
     decoded, _, _ = decode_gif(tmp_path / "v.gif")
     board = 9 * 20
     assert all(np.array_equal(d[:board], e[:board]) for d, e in zip(decoded, expected, strict=True))
-    every = 24 // 4
+    every = 24  # frames a second: the strip's counters change once a second
     for k, frame in enumerate(decoded):
         # the strip shown is the one of the frame where it was last redrawn
         earlier = range(k, max(-1, k - every), -1)
@@ -499,14 +499,8 @@ def test_gif_strips_change_at_most_four_times_a_second(tmp_path: Path) -> None:
     for k in range(0, len(decoded), every):
         assert np.array_equal(decoded[k], expected[k])  # redrawn on schedule
     changes = sum(not np.array_equal(a[board:], b[board:]) for a, b in itertools.pairwise(decoded))
-    records = list(scene.trace())
-    bests = sum(
-        a["frame"] is not None and b["kind"] == "improve"
-        for a, b in itertools.pairwise(records)
-    )
-    restarts = sum(r["kind"] == "restart" and r["frame"] is not None for r in records)
-    # scheduled redraws, plus the new bests and restarts that show at once
-    assert changes <= len(decoded) // every + 1 + bests + restarts
+    # only the scheduled redraws: a random walk makes no moves, which alone show at once
+    assert changes <= len(decoded) // every + 1
     assert changes < len(decoded) - 1
 
 
