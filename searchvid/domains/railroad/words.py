@@ -91,14 +91,27 @@ def board_figures(cells: bytes) -> tuple[int, int]:
 
 def status(node: Board | GameState) -> tuple[Field, ...]:
     """The strip's fields: ``exits joined 7/12`` and ``score 34``; under the game's rules
-    ``round 3/7`` first (``game over`` after the seventh round)."""
+    ``round 3/7`` first, and after the seventh round ``game over`` and the score sheet
+    (``exits``, ``road``, ``rail``, ``centre``, ``errors``)."""
     exits, score = board_figures(node.cells)
     fields = (Field("exits joined", exits, of=_EXITS), Field("score", score))
     if not isinstance(node, GameState):
         return fields
     if node.is_terminal():
-        return (Field("", "game over"), *fields)
+        return (Field("", "game over"), *fields, *breakdown(node.cells))
     return (Field("round", node.round, of=ROUNDS), *fields)
+
+
+def breakdown(cells: bytes) -> tuple[Field, ...]:
+    """The final score's parts, as the game's score sheet lists them."""
+    score = game_score(cells)
+    return (
+        Field("exits", score.exits),
+        Field("road", score.longest_road),
+        Field("rail", score.longest_rail),
+        Field("centre", score.centre),
+        Field("errors", -score.errors),
+    )
 
 
 def describe_move(parent: Board | GameState, child: Board | GameState) -> str | None:
