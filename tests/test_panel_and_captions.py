@@ -58,7 +58,7 @@ def _caption(scene: searchvid.Scene, frame: int) -> str:
     """The caption text the strip shows for ``frame`` (the narration, not pixels)."""
     job: RenderJob = scene.render_job()
     painter = FramePainter([_track(job, None)], job.video)
-    records = [e for e in scene.events()]
+    records = list(scene.events())
     shown = [e for e in records if e.kind.shows_state]
     for event in records:
         painter.observe(0, event)
