@@ -235,9 +235,12 @@ class Scene:
         from searchvid.render.treepanel import TreePanel
 
         thumbnail = self._thumbnail if self.video.tree_thumbnails else None
+        label = None if thumbnail is not None else self.label  # pictures say it better
 
         def make(width: int, height: int, events: Iterable[Event]) -> Any:
-            return TreePanel(width, height, events_for_layout=events, thumbnail=thumbnail)
+            return TreePanel(
+                width, height, events_for_layout=events, thumbnail=thumbnail, label=label
+            )
 
         return make
 

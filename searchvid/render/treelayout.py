@@ -25,14 +25,19 @@ its visit count at the end of the decision when the stream has ``BACKUP`` events
 else the size of its subtree.
 
 **Aggregation.** When a tree has more nodes than the panel has room for, only the heaviest
-nodes are drawn. Three rules, in this order:
+nodes are drawn. Nodes a ``MOVE`` names (a committed move, a replayed solution) and their
+ancestors come before all others: the played line is always drawn (down to the depth cut).
+The rules, in this order:
 
 1. Depth: when the tree has more levels than the panel has rows (``min_pitch_y`` apart),
    nodes below the last row but one are hidden.
 2. Breadth per node: of each node's children only the ``max_children`` heaviest (ties: the
    older; by default a quarter of the columns) can be drawn, so that one wide fan-out does
    not take every column; a node is drawable only if all its ancestors are.
-3. Room: drawable nodes are ranked by weight (made monotone: a node weighs at least as much
+3. Weight: when the tree does not fit whole, nodes lighter than ``min_weight`` (an
+   MCTS node visited once is a bare expansion) are not drawn by themselves: fewer, larger
+   nodes rather than many slivers.
+4. Room: drawable nodes are ranked by weight (made monotone: a node weighs at least as much
    as any descendant), then depth, then id, so a node always ranks after its ancestors and
    every prefix of the ranking is a subtree containing the root. The drawn set is the
    longest prefix whose layout needs at most ``width // min_pitch_x`` columns (bisection).
@@ -90,6 +95,8 @@ class TreeCensus:
             earlier decisions; all 0 for the first).
         prior_totals: Per local number, the sum of the rewards of those visits.
         pruned: Per local number, whether a ``PRUNE`` event names it.
+        played: Per local number, whether a ``MOVE`` event names it (a committed move, a
+            replayed solution: drawn before anything else).
         kinds: Every event kind in the stream.
         leaves: Whether some ``LEAF`` event names a tree node (dead ends, terminals).
         unit_values: Whether the stream has the signature of minimax values: ``LEAF`` or
@@ -104,6 +111,7 @@ class TreeCensus:
     prior_visits: IntArray
     prior_totals: FloatArray
     pruned: npt.NDArray[np.bool_]
+    played: npt.NDArray[np.bool_]
     kinds: frozenset[EventKind]
     leaves: bool
     unit_values: bool
@@ -168,10 +176,13 @@ class TreeRecord:
         rewards = np.frombuffer(reader.rewards, dtype=np.float64)
         pruned = np.zeros(len(parents), dtype=bool)
         pruned[reader.prunes] = True
+        played = np.zeros(len(parents), dtype=bool)
+        played[reader.moves] = True
         shared = _Shared(
             parents=parents,
             depths=depths,
             pruned=pruned & (depths >= 0),
+            played=played & (depths >= 0),
             backups=bool(reader.backup_ids),
             kinds=kinds,
             leaves=reader.leaves,
@@ -208,6 +219,7 @@ class _Reader:
         self.backup_ids = array("q")
         self.rewards = array("d")
         self.prunes: list[int] = []
+        self.moves: list[int] = []
         self.kinds: set[EventKind] = set()
         self.switches: list[tuple[int, int, int]] = []  # (root, backups before, ids before)
         self.first_root = -1
@@ -241,6 +253,7 @@ class _Reader:
             if kind is move:
                 if i is not None and i >= 0:
                     pending = i
+                    self.moves.append(i)
             elif pending >= 0 and kind is not improve:
                 if pending != root and root >= 0:
                     switches.append((pending, len(backup_ids), len(parents)))
@@ -280,6 +293,7 @@ class _Shared:
     parents: IntArray
     depths: IntArray
     pruned: npt.NDArray[np.bool_]
+    played: npt.NDArray[np.bool_]
     backups: bool
     kinds: frozenset[EventKind]
     leaves: bool
@@ -317,6 +331,7 @@ class _Shared:
             prior_visits=prior_visits,
             prior_totals=prior_totals,
             pruned=self.pruned[ids],
+            played=self.played[ids],
             kinds=self.kinds,
             leaves=self.leaves,
             unit_values=self.unit_values,
@@ -360,7 +375,9 @@ def _members(parents: IntArray, depths: IntArray, root: int, bound: int) -> IntA
     return np.flatnonzero(inside).astype(np.int64) + root
 
 
-def _subtree_sums(own: npt.NDArray[_Number], parents: IntArray, depths: IntArray) -> npt.NDArray[_Number]:
+def _subtree_sums(
+    own: npt.NDArray[_Number], parents: IntArray, depths: IntArray
+) -> npt.NDArray[_Number]:
     """Per node, the sum of ``own`` over its subtree (0 where ignored)."""
     total = np.where(depths >= 0, own, 0).astype(own.dtype)
     if not len(depths):
@@ -412,6 +429,9 @@ class TreeLayout:
             tree do not stretch to the whole height).
         max_children: Most children drawn per node (the heaviest; the rest aggregated);
             None: a quarter of the columns that fit, at least 8.
+        min_weight: Where the tree does not fit whole, nodes lighter than this (fewer
+            visits, a smaller subtree) are drawn only within an aggregate (the root and the
+            played line always are drawn).
 
     Attributes:
         items: Number of items.
@@ -447,6 +467,7 @@ class TreeLayout:
         max_pitch_y: int = 160,
         row_ratio: float = 5.0,
         max_children: int | None = None,
+        min_weight: int = 0,
     ) -> None:
         self.census = census
         parents, depths = census.parents, census.depths
@@ -458,7 +479,7 @@ class TreeLayout:
         columns_fit = max(1, width // min_pitch_x)
         if max_children is None:
             max_children = max(8, columns_fit // 4)
-        selection = _select(census, cap, columns_fit, max_children)
+        selection = _select(census, cap, columns_fit, max_children, min_weight)
         self._build_items(selection.shown, parents, depths, valid)
         self.columns = self._place_columns()
         self.rows = max(self.row) + 1 if self.items else 1
@@ -570,14 +591,19 @@ class TreeLayout:
 
 
 def _eligible(
-    weights: IntArray, parents: IntArray, depths: IntArray, max_children: int
+    weights: IntArray,
+    played: npt.NDArray[np.bool_],
+    parents: IntArray,
+    depths: IntArray,
+    max_children: int,
 ) -> npt.NDArray[np.bool_]:
-    """Nodes among the ``max_children`` heaviest children of their parent, as are all their
-    ancestors."""
+    """Nodes among the ``max_children`` heaviest children of their parent (on a played line
+    first), as are all their ancestors."""
     n = len(parents)
     valid = depths >= 0
     ids = np.arange(n)
-    by_parent = np.lexsort((ids, -weights, parents))  # siblings together, heaviest first
+    # siblings together, the played one first, then the heaviest
+    by_parent = np.lexsort((ids, -weights, ~played, parents))
     by_parent = by_parent[valid[by_parent]]
     grouped = parents[by_parent]
     positions = np.arange(len(by_parent))
@@ -593,7 +619,9 @@ def _eligible(
     return eligible
 
 
-def _select(census: TreeCensus, cap: int, columns: int, max_children: int) -> _Selection:
+def _select(
+    census: TreeCensus, cap: int, columns: int, max_children: int, min_weight: int
+) -> _Selection:
     """The drawn nodes: the longest prefix of the ranking whose layout fits ``columns``."""
     parents, depths = census.parents, census.depths
     valid = depths >= 0
@@ -601,19 +629,20 @@ def _select(census: TreeCensus, cap: int, columns: int, max_children: int) -> _S
     if not valid.any():
         return _Selection(np.zeros(n, dtype=bool), 0)
     weights = _monotone(census.weights, parents, depths)
+    played = _monotone(census.played.astype(np.int64), parents, depths) > 0
     ids = np.arange(n)
-    # ancestors first: heavier (or as heavy and shallower, or as deep and older)
-    order = np.lexsort((ids, depths, -weights))
+    # ancestors first: on a played line, heavier (or as heavy and shallower, or older)
+    order = np.lexsort((ids, depths, -weights, ~played))
     order = order[valid[order]]
     rank = np.full(n, n, dtype=np.int64)
     rank[order] = np.arange(len(order))
     child_count = np.bincount(parents[valid & (parents >= 0)], minlength=n)
     below = valid & (parents >= 0)
     safe_parents = np.where(below, parents, 0)
-    within = (depths <= cap) & _eligible(weights, parents, depths, max_children)
+    drawable = (depths <= cap) & _eligible(weights, played, parents, depths, max_children)
     pruned = census.pruned
 
-    def slots(count: int) -> tuple[int, npt.NDArray[np.bool_]]:
+    def slots(count: int, within: npt.NDArray[np.bool_]) -> tuple[int, npt.NDArray[np.bool_]]:
         shown = (rank < count) & within
         cut = below & ~shown & shown[safe_parents]
         has_hidden = np.zeros(n, dtype=bool)
@@ -622,11 +651,16 @@ def _select(census: TreeCensus, cap: int, columns: int, max_children: int) -> _S
         markers = np.count_nonzero(shown & pruned)
         return int(leaves + np.count_nonzero(has_hidden) + markers), shown
 
+    everything = slots(len(order), drawable)
+    if everything[0] <= columns and np.array_equal(drawable, valid):
+        return _Selection(everything[1], everything[0])
+    # light nodes only where the tree does not fit whole (prefix-closed, as both parts are)
+    within = drawable & ((weights >= min_weight) | (parents < 0) | played)
     lo, hi = 1, len(order)
-    best_slots, best = slots(lo)
+    best_slots, best = slots(lo, within)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        used, shown = slots(mid)
+        used, shown = slots(mid, within)
         if used <= columns:
             lo, best_slots, best = mid, used, shown
         else:

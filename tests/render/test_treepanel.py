@@ -9,7 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchvid.render.canvas import Rect
-from searchvid.render.treelayout import ITEM_AGGREGATE, TreeCensus, TreeLayout
+from searchvid.render.treelayout import (
+    ITEM_AGGREGATE,
+    ITEM_NODE,
+    TreeCensus,
+    TreeLayout,
+    TreeRecord,
+)
 from searchvid.render.treepanel import (
     BACKGROUND,
     COLORS,
@@ -18,8 +24,11 @@ from searchvid.render.treepanel import (
     EDGE,
     FRONTIER,
     PATH,
+    PLAYED,
     PRUNED,
+    TEXT,
     VISITED,
+    Label,
     Thumbnail,
     TreePanel,
 )
@@ -68,8 +77,11 @@ def panel_of(
     height: int = 200,
     *,
     thumbnail: Thumbnail | None = None,
+    label: Label | None = None,
 ) -> TreePanel:
-    return TreePanel(width, height, events_for_layout=iter(events), thumbnail=thumbnail)
+    return TreePanel(
+        width, height, events_for_layout=iter(events), thumbnail=thumbnail, label=label
+    )
 
 
 def colour(panel: TreePanel, row: int, col: int) -> tuple[int, int, int]:
@@ -120,6 +132,38 @@ def mcts_events(rng: random.Random, iterations: int) -> Iterator[Event]:
         reward = rng.choice((0.0, 0.5, 1.0, 1.0))
         yield ev(K.LEAF, None, child, reward)
         yield ev(K.BACKUP, child, v, reward)
+
+
+def plan_events(rng: random.Random, blocks: int, iterations: int) -> Iterator[Event]:
+    """A synthetic MCTS stream in plan mode: MOVE for the root, then ``blocks`` times
+    ``iterations`` iterations below the current root and a MOVE committing its most visited
+    child (the tree is re-rooted there, keeping that child's subtree and its ids)."""
+    kids: list[list[int]] = [[]]
+    parent: list[int | None] = [None]
+    visits = [0]
+    root = 0
+    yield ev(K.MOVE, 0, None)
+    for _ in range(blocks):
+        for _ in range(iterations):
+            v = root
+            while kids[v] and rng.random() < 0.6:
+                v = rng.choice(kids[v])
+            yield ev(K.SELECT, v, parent[v])
+            child = len(parent)
+            parent.append(v)
+            kids.append([])
+            visits.append(0)
+            kids[v].append(child)
+            yield ev(K.EXPAND, child, v)
+            reward = rng.choice((0.0, 0.5, 1.0))
+            yield ev(K.LEAF, None, child, reward)
+            yield ev(K.BACKUP, child, v, reward)
+            w: int | None = child
+            while w is not None:
+                visits[w] += 1
+                w = None if w == root else parent[w]
+        root = max(kids[root], key=lambda c: visits[c])
+        yield ev(K.MOVE, root, parent[root], 0.5)
 
 
 # -- layout ---------------------------------------------------------------------------------
@@ -318,13 +362,15 @@ def streams(draw: st.DrawFn) -> list[Event]:
     st.lists(st.booleans(), min_size=1, max_size=61),
     st.sampled_from([1, 2, 4]),
     st.booleans(),
+    st.booleans(),
 )
 def test_incremental_drawing_equals_drawing_from_scratch(
-    events: list[Event], draws: list[bool], scale: int, thumbnails: bool
+    events: list[Event], draws: list[bool], scale: int, thumbnails: bool, labels: bool
 ) -> None:
     size = (60 * scale, 50 * scale)
     thumbnail = board if thumbnails else None
-    panel = panel_of(events, *size, thumbnail=thumbnail)
+    label: Label | None = str if labels else None
+    panel = panel_of(events, *size, thumbnail=thumbnail, label=label)
     panel.draw()
     for k, event in enumerate(events):
         before = panel.pixels.copy()
@@ -335,7 +381,7 @@ def test_incremental_drawing_equals_drawing_from_scratch(
             for rect in rects:
                 outside[max(0, rect.top) : rect.bottom, max(0, rect.left) : rect.right] = False
             assert not outside.any(), k
-            fresh = panel_of(events, *size, thumbnail=thumbnail)
+            fresh = panel_of(events, *size, thumbnail=thumbnail, label=label)
             for earlier in events[: k + 1]:
                 fresh.observe(earlier)
             fresh.draw()
@@ -349,7 +395,7 @@ def test_mcts_colours_and_sizes_follow_the_backup_sums() -> None:
     rng = random.Random(7)
     events = list(mcts_events(rng, 60))
     events.append(ev(K.SELECT, 0, None))  # the path is the root alone at the end
-    panel = panel_of(events, 400, 400)
+    panel = TreePanel(400, 400, events_for_layout=iter(events), min_spacing=16)
     parents: dict[int, int | None] = {}
     visits: dict[int, int] = {}
     total: dict[int, float] = {}
@@ -371,11 +417,13 @@ def test_mcts_colours_and_sizes_follow_the_backup_sums() -> None:
     for node in drawn:
         row, col = panel.centre(node)  # type: ignore[misc]
         expected = DIVERGING[min(8, int(total[node] / visits[node] * 9))]
-        assert colour(panel, row, col) == expected, node
         rect = panel.item_rect(node)
         assert rect is not None
         column = panel.pixels[rect.top : rect.bottom, col]
         heights[node] = int((column == expected).all(axis=1).sum())
+        assert heights[node] >= 2, node
+        bottom = panel.pixels[row + panel.box_size[0] // 2 - 5, col]  # bars stand on a line
+        assert tuple(bottom.tolist()) == expected, node
     by_visits = sorted(heights, key=lambda n: visits[n])
     assert [heights[n] for n in by_visits] == sorted(heights[n] for n in by_visits)
     assert heights[by_visits[-1]] > heights[by_visits[0]]
@@ -553,3 +601,283 @@ def test_large_trees_are_not_drawn_as_thumbnails() -> None:
 def test_odd_or_tiny_panels_are_refused(width: int, height: int) -> None:
     with pytest.raises(ValueError, match="even-sized"):
         TreePanel(width, height, events_for_layout=iter(BACKTRACKING))
+
+
+# -- decisions (MCTS in plan mode) ----------------------------------------------------------
+
+PLAN = list(plan_events(random.Random(4), blocks=4, iterations=40))
+
+
+def decision_starts(events: Sequence[Event]) -> list[int]:
+    """Indices of the events that start decisions 1, 2, ...: the first after each commit."""
+    return [
+        k + 1
+        for k, event in enumerate(events[:-1])
+        if event.kind is K.MOVE and event.parent is not None and events[k + 1].kind is not K.MOVE
+    ]
+
+
+def test_a_plan_mode_stream_is_laid_out_one_decision_at_a_time() -> None:
+    record = TreeRecord.of(iter(PLAN))
+    assert len(record.decisions) == 4
+    moves = [e.id for e in PLAN if e.kind is K.MOVE]
+    assert [c.root for c in record.decisions] == moves[:4]
+    panel = panel_of(PLAN, 400, 300)
+    assert panel.decisions == 4
+    for census in record.decisions[1:]:  # each a subtree of the node committed before it
+        assert census.parents[0] == -1
+        assert (census.parents[1:] >= 0).all()
+        assert (census.depths[1:] == census.depths[census.parents[1:]] + 1).all()
+    search_only = list(mcts_events(random.Random(4), 160))
+    assert panel_of(search_only, 400, 300).decisions == 1
+    assert TreeRecord.of(iter(PLAN), split=False).decisions[0].nodes == 161
+
+
+def test_the_weights_of_a_decision_are_its_final_visits_and_the_priors_its_first() -> None:
+    parents: dict[int, int | None] = {}
+    visits: dict[int, int] = {}
+    snapshots: list[dict[int, int]] = []
+    root = 0
+    for k, event in enumerate(PLAN):
+        if event.id is not None:
+            parents.setdefault(event.id, event.parent)
+        if k in decision_starts(PLAN):
+            snapshots.append(dict(visits))
+        if event.kind is K.MOVE:
+            root = event.id  # type: ignore[assignment]
+        if event.kind is K.BACKUP:
+            node: int | None = event.id
+            while node is not None:
+                visits[node] = visits.get(node, 0) + 1
+                node = None if node == root else parents[node]
+    snapshots.append(dict(visits))
+    record = TreeRecord.of(iter(PLAN))
+    for k, census in enumerate(record.decisions):
+        ids = census.ids.tolist()
+        assert census.weights.tolist() == [snapshots[k].get(i, 0) for i in ids]
+        before = snapshots[k - 1] if k else {}
+        assert census.prior_visits.tolist() == [before.get(i, 0) for i in ids]
+
+
+def test_only_the_current_decision_is_drawn_and_its_layout_stays_still() -> None:
+    panel = panel_of(PLAN, 400, 300)
+    panel.draw()
+    starts = decision_starts(PLAN)
+    members = set(panel.census.ids.tolist())
+    places = {i: (panel.item_rect(i), panel.centre(i)) for i in members}
+    for k, event in enumerate(PLAN):
+        panel.observe(event)
+        rects = panel.draw()
+        current = sum(k >= start for start in starts)
+        assert panel.decision == current
+        members = set(panel.census.ids.tolist())
+        if k in starts:  # a new decision: the whole panel is redrawn
+            assert rects == [Rect(0, 0, panel.height, panel.width)]
+            places = {i: (panel.item_rect(i), panel.centre(i)) for i in members}
+        else:
+            assert rects != [Rect(0, 0, panel.height, panel.width)], k
+            assert {i: (panel.item_rect(i), panel.centre(i)) for i in members} == places, k
+        for i in range(0, 200, 3):
+            assert (panel.item_rect(i) is not None) == (i in members), (k, i)
+
+
+def test_the_commit_shows_in_the_old_tree_then_the_new_one_starts_from_it() -> None:
+    panel = panel_of(PLAN, 400, 300)
+    start = decision_starts(PLAN)[0]
+    for event in PLAN[:start]:
+        panel.observe(event)
+    panel.draw()
+    committed = PLAN[start - 1].id
+    assert committed is not None
+    assert panel.decision == 0
+    rect = panel.item_rect(committed)
+    assert rect is not None
+    box = panel.pixels[rect.top : rect.bottom, max(0, rect.left) : rect.right]
+    assert {PLAYED, PATH} <= colours_in(box)  # played, and the current node
+    header = panel.pixels[:20].copy()
+    panel.observe(PLAN[start])
+    panel.draw()
+    assert panel.decision == 1
+    assert panel.census.root == committed
+    assert not np.array_equal(panel.pixels[:20], header)  # "move 2 of 4"
+    root = panel.item_rect(committed)
+    assert root is not None
+    box = panel.pixels[root.top : root.bottom, max(0, root.left) : root.right]
+    assert PLAYED in colours_in(box)
+    bound = max(e.id for e in PLAN[:start] if e.id is not None) + 1
+    kept = [i for i in panel.census.ids.tolist()[1:] if i < bound]
+    assert kept  # the subtree kept from decision 0 is there from the start
+    for i in kept:
+        rect = panel.item_rect(i)
+        assert rect is not None
+        assert colours_in(panel.pixels[rect.top : rect.bottom, max(0, rect.left) : rect.right]) - {
+            BACKGROUND,
+            EDGE,
+        }
+
+
+def test_plan_mode_drawing_is_incremental_and_deterministic() -> None:
+    shots = []
+    for _ in range(2):
+        panel = panel_of(PLAN, 300, 240)
+        panel.draw()
+        for k, event in enumerate(PLAN):
+            before = panel.pixels.copy()
+            panel.observe(event)
+            rects = panel.draw()
+            outside = (panel.pixels != before).any(axis=2)
+            for rect in rects:
+                outside[max(0, rect.top) : rect.bottom, max(0, rect.left) : rect.right] = False
+            assert not outside.any(), k
+            if k % 37 == 0 or k == len(PLAN) - 1:
+                fresh = panel_of(PLAN, 300, 240)
+                for earlier in PLAN[: k + 1]:
+                    fresh.observe(earlier)
+                fresh.draw()
+                assert np.array_equal(panel.pixels, fresh.pixels), k
+        assert colours_in(panel.pixels) <= set(COLORS)
+        shots.append(panel.pixels.tobytes())
+    assert shots[0] == shots[1]
+
+
+def test_a_move_line_after_the_search_keeps_one_layout() -> None:
+    replay = [*BFS, ev(K.MOVE, 0, None), ev(K.MOVE, 1, 0), ev(K.MOVE, 3, 1)]
+    assert panel_of(replay).decisions == 1
+    forced = TreePanel(240, 200, events_for_layout=iter(replay), decisions=True)
+    assert forced.decisions == 1  # nothing is searched after the MOVEs
+    unsplit = TreePanel(300, 240, events_for_layout=iter(PLAN), decisions=False)
+    assert unsplit.decisions == 1
+
+
+def test_the_played_line_is_always_drawn() -> None:
+    # a wide first level and a deep solution below its last node, replayed by MOVEs
+    events = [ev(K.ENTER, 0, None)]
+    events += [ev(K.FRONTIER, i, 0) for i in range(1, 200)]
+    line = [0, 199]
+    for _ in range(10):
+        nid = len(events)
+        events.append(ev(K.FRONTIER, nid, line[-1]))
+        line.append(nid)
+    events += [ev(K.MOVE, i, None if i == 0 else line[k - 1]) for k, i in enumerate(line)]
+    layout = panel_of(events, 120, 300).layout
+    assert layout.aggregates
+    for i in line:
+        v = layout.rep[int(np.searchsorted(layout.census.ids, i))]
+        assert layout.kind[v] == ITEM_NODE
+        assert layout.node[v] == i
+
+
+# -- wide fan-outs --------------------------------------------------------------------------
+
+
+def test_a_wide_fan_out_keeps_the_most_visited_children_big() -> None:
+    rng = random.Random(8)
+    events = [ev(K.SELECT, 0, None)]
+    share = {}
+    for child in range(1, 151):  # 150 children; visits from 1 to 40
+        events.append(ev(K.EXPAND, child, 0))
+        share[child] = rng.randint(1, 40) if child % 3 else 1
+        events += [ev(K.BACKUP, child, 0, rng.random())] * share[child]
+    panel = panel_of(events, 600, 400)
+    layout = panel.layout
+    drawn = [layout.node[v] for v in layout.children[0] if layout.kind[v] == ITEM_NODE]
+    assert 8 <= len(drawn) < 150
+    heaviest = sorted(share, key=lambda c: (-share[c], c))[: len(drawn)]
+    assert sorted(drawn) == sorted(heaviest)
+    assert panel.box_size[1] >= 14  # bars at least 10 px wide inside their box
+    assert sum(layout.hidden) + layout.drawn_nodes == 151
+    for event in events:
+        panel.observe(event)
+    panel.draw()
+    aggregate = layout.children[0][-1]
+    assert layout.kind[aggregate] == ITEM_AGGREGATE
+    assert panel.item_rect(1) is not None
+
+
+def test_light_nodes_are_hidden_only_when_the_tree_does_not_fit() -> None:
+    small = list(mcts_events(random.Random(0), 12))
+    assert panel_of(small, 400, 300).layout.aggregates == 0  # every node has room
+    wide = [ev(K.SELECT, 0, None)]
+    for child in range(1, 120):
+        wide += [ev(K.EXPAND, child, 0), ev(K.BACKUP, child, 0, 1.0)]
+    wide += [ev(K.BACKUP, 7, 0, 1.0)]  # node 7 has 2 visits, every other child 1
+    layout = panel_of(wide, 400, 300).layout
+    assert [layout.node[v] for v in layout.children[0] if layout.kind[v] == ITEM_NODE] == [7]
+
+
+# -- labels ---------------------------------------------------------------------------------
+
+
+def test_labels_are_written_under_their_nodes_in_palette_colours() -> None:
+    calls: list[object] = []
+
+    def name(node: object) -> str:
+        calls.append(node)
+        return str(node).upper()
+
+    panel = panel_of(BACKTRACKING, 400, 320, label=name)
+    assert panel.labelled
+    panel.draw()
+    rect = panel.item_rect(1)
+    assert rect is not None
+    row = panel.centre(1)[0] + panel.box_size[0] // 2  # type: ignore[index]
+    under = panel.pixels[row : rect.bottom, max(0, rect.left) : rect.right]
+    assert colours_in(under) == {BACKGROUND}
+    for event in BACKTRACKING[:2]:  # node 1 appears and is the current node: yellow text
+        panel.observe(event)
+    panel.draw()
+    under = panel.pixels[row : rect.bottom, max(0, rect.left) : rect.right]
+    assert PATH in colours_in(under)
+    for event in BACKTRACKING[2:]:
+        panel.observe(event)
+    panel.draw()
+    under = panel.pixels[row : rect.bottom, max(0, rect.left) : rect.right]
+    assert TEXT in colours_in(under)
+    assert colours_in(panel.pixels) <= set(COLORS)
+    assert sorted(map(str, calls)) == sorted(f"n{i}" for i in PARENTS)  # once per node
+
+
+def test_long_labels_are_cut_to_their_column() -> None:
+    long = panel_of(BACKTRACKING, 400, 320, label=lambda node: "Monte Carlo " * 9)
+    short = panel_of(BACKTRACKING, 400, 320, label=lambda node: "M")
+    for panel in (long, short):
+        panel.draw()
+        before = panel.pixels.copy()
+        for event in BACKTRACKING[:2]:
+            panel.observe(event)
+        panel.draw()
+        changed = np.argwhere((panel.pixels != before).any(axis=2))
+        own, root = panel.item_rect(1), panel.item_rect(0)
+        assert own is not None
+        assert root is not None
+        for r, c in changed.tolist():
+            assert inside(own, r, c) or inside(root, r, c) or root.bottom <= r < own.top
+    rect = long.item_rect(1)
+    assert rect is not None
+    below = long.centre(1)[0] + long.box_size[0] // 2  # type: ignore[index]
+    text = long.pixels[below : rect.bottom, rect.left : rect.right]
+    columns = np.flatnonzero((text == PATH).all(axis=2).any(axis=0))  # current: yellow
+    width = rect.right - rect.left
+    assert columns[0] >= 2  # inside the column, a gap each side
+    assert columns[-1] < width - 2
+    assert columns[-1] - columns[0] > width - 30  # cut to nearly the column's width
+
+
+def test_no_labels_where_there_is_no_room_or_a_picture() -> None:
+    name: Label = str
+    assert not panel_of(random_tree_events(random.Random(1), 300), 300, 240, label=name).labelled
+    assert not panel_of(BACKTRACKING, 400, 320, thumbnail=board, label=name).labelled
+    assert not panel_of(BACKTRACKING, 400, 320).labelled
+
+
+def test_labels_follow_the_decisions() -> None:
+    panel = panel_of(PLAN, 600, 400, label=lambda node: f"<{node}>")
+    start = decision_starts(PLAN)[0]
+    for event in PLAN[: start + 1]:
+        panel.observe(event)
+    panel.draw()
+    fresh = panel_of(PLAN, 600, 400, label=lambda node: f"<{node}>")
+    for event in PLAN[: start + 1]:
+        fresh.observe(event)
+    fresh.draw()
+    assert np.array_equal(panel.pixels, fresh.pixels)
