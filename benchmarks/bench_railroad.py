@@ -1,24 +1,36 @@
-"""Railroad Ink (issue 3): children per second, MCTS memory, and joining all twelve exits.
+"""Railroad Ink (issue 3): children per second, MCTS memory, and joining all twelve exits;
+the dice game (issue 14): final scores of random play, MCTS and expectimax.
 
 Targets (DESIGN.md): MCTS with 10,000 iterations on the empty board (seed 001's partial
 reward) stays <= 250 MB peak RSS, measured in a fresh interpreter (the seed ran out of 4 GB
 after about 500 steps); a search finds a network joining all twelve exits (the seed's best
 joined 10) and the row prints how long it took. Children per second, playouts per second and
 value evaluations per second are informational.
+
+The dice game (``rules = "game"``): each shipped ``railroad-game-*`` scene is played to the
+end with seeds 0 to 49 (``Scene.run``: the scene's own search, no drawing), and the final
+scores' mean and standard deviation are printed with the seconds per game. Target (issue
+14): MCTS reaches a mean of at least 40 points at no more than 2 s of search per round.
+These rows take about 20 minutes, MCTS most of it: run them alone with
+``python benchmarks/run.py railroad``.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from common import Row, run_isolated, timed
 
+from searchvid import load_scene
 from searchvid.domains import make_domain
 from searchvid.domains.railroad import RailroadDomain
+from searchvid.domains.railroad.game import ROUNDS
 from searchvid.domains.railroad.rules import Board, TileSetName
 from searchvid.search.algorithm import make_algorithm
 from searchvid.search.values import ValueFunction
@@ -30,10 +42,17 @@ MCTS_ITERATIONS = 10_000
 MCTS_LIMIT_MB = 250.0
 BEAM = {"width": 6, "value": "network"}  # the railroad-beam scene's search
 BEAM_SEED = 1
+GAMES = 50  # seeds 0 .. 49 of each dice-game scene
+GAME_SCENES = ("railroad-game-random", "railroad-game-mcts", "railroad-game-expectimax")
+GAME_TARGET = 40.0  # MCTS's mean final score, points ...
+ROUND_SECONDS = 2.0  # ... at no more than this much search per round
+SCENES = Path(__file__).resolve().parent.parent / "scenes"
 
 _MCTS_CODE = """
 import json, random, time
+from searchvid import load_scene
 from searchvid.domains import make_domain
+from searchvid.domains.railroad.game import ROUNDS
 from searchvid.memory import peak_rss_mb
 from searchvid.search.algorithm import make_algorithm
 from searchvid.search.values import ValueFunction
@@ -171,6 +190,39 @@ def _beam(tiles: TileSetName) -> Iterator[Row]:
     )
 
 
+def play_games(scene_name: str, games: int = GAMES) -> tuple[list[int], list[float]]:
+    """The final score and search seconds of the scene's game for seeds 0 .. games - 1."""
+    scene = load_scene(SCENES / f"{scene_name}.toml")
+    scores: list[int] = []
+    seconds: list[float] = []
+    for seed in range(games):
+        result = scene.with_overrides(seed=seed).run()
+        if result["rounds"] != ROUNDS:
+            raise RuntimeError(f"{scene_name} seed {seed}: the game stopped early")
+        scores.append(int(result["score"]["total"]))
+        seconds.append(float(result["seconds"]))
+    return scores, seconds
+
+
+def _game(scene_name: str) -> Iterator[Row]:
+    scores, seconds = play_games(scene_name)
+    mean, spread = statistics.mean(scores), statistics.pstdev(scores)
+    per_game = statistics.mean(seconds)
+    figure = f"{mean:.1f} +- {spread:.1f} pts, {per_game:.1f} s/game"
+    name = f"{scene_name}: final score, {GAMES} seeds"
+    if scene_name != "railroad-game-mcts":
+        yield Row(TOPIC, name, figure)
+        return
+    per_round = per_game / ROUNDS
+    yield Row(
+        TOPIC,
+        name,
+        f"{figure} ({per_round:.2f} s/round)",
+        f">= {GAME_TARGET:.0f} pts, <= {ROUND_SECONDS:.0f} s/round",
+        mean >= GAME_TARGET and per_round <= ROUND_SECONDS,
+    )
+
+
 def benchmarks() -> Iterator[Row]:
     """All Railroad Ink rows."""
     yield from _children_rate("basic")
@@ -179,3 +231,5 @@ def benchmarks() -> Iterator[Row]:
     yield from _beam("basic")
     yield from _beam("all")
     yield from _mcts_memory("basic")
+    for scene_name in GAME_SCENES:
+        yield from _game(scene_name)

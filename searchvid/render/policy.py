@@ -18,8 +18,9 @@ from searchvid.search.events import Event, EventKind
 def selects(selection: FrameSelection, kind: EventKind) -> bool:
     """Whether an event of ``kind`` is a candidate frame under ``frames = selection``.
 
-    ``all``: every kind that shows a state; ``leaves``: LEAF; ``improvements``: IMPROVE;
-    ``moves``: MOVE.
+    ``all``: every kind that shows a state (ROLL included); ``leaves``: LEAF;
+    ``improvements``: IMPROVE; ``moves``: the played line, MOVE and ROLL (a game of chance
+    shows each roll of the dice between its moves).
     """
     if selection == "all":
         return kind.shows_state
@@ -28,7 +29,7 @@ def selects(selection: FrameSelection, kind: EventKind) -> bool:
     if selection == "improvements":
         return kind is EventKind.IMPROVE
     if selection == "moves":
-        return kind is EventKind.MOVE
+        return kind is EventKind.MOVE or kind is EventKind.ROLL
     raise ValueError(f"unknown frame selection {selection!r}")
 
 

@@ -21,7 +21,8 @@ class EventKind(enum.Enum):
 
     Kinds that *show a state* (the node is what the search is looking at now) become video
     frames under ``frames = "all"``; annotation kinds (``IMPROVE``, ``FRONTIER``, ``DROP``,
-    ``PRUNE``, ``BACKUP``) only carry information.
+    ``PRUNE``, ``BACKUP``) only carry information. The played line of a game (``MOVE`` and
+    ``ROLL``) also makes the frames of ``frames = "moves"``.
     """
 
     ENTER = "enter"
@@ -40,6 +41,10 @@ class EventKind(enum.Enum):
     """MCTS: a state visited by a random playout (only when rollout events are asked for)."""
     MOVE = "move"
     """A move was committed: MCTS/minimax plan mode, or a found solution being played out."""
+    ROLL = "roll"
+    """Nature drew an outcome at a chance node on the line being played (the dice roll of an
+    MCTS or minimax game, a random walk's step from a chance node): ``node`` is the outcome,
+    ``id`` and ``parent`` as for ``MOVE``; ``value`` as the algorithm's MOVE (or ENTER)."""
     IMPROVE = "improve"
     """Annotation: ``node`` is the best found so far; ``value`` its value."""
     FRONTIER = "frontier"

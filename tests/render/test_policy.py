@@ -117,8 +117,19 @@ def test_selects() -> None:
         k for k in EventKind if k.value not in annotations
     ]
     assert [k for k in EventKind if selects("leaves", k)] == [LF]
-    assert [k for k in EventKind if selects("moves", k)] == [MV]
+    assert [k for k in EventKind if selects("moves", k)] == [MV, EventKind.ROLL]
     assert [k for k in EventKind if selects("improvements", k)] == [IM]
+    assert selects("all", EventKind.ROLL)
+    assert not selects("leaves", EventKind.ROLL)
+
+
+def test_dice_rolls_are_frames_of_the_played_line() -> None:
+    # a game of chance: MOVE, ROLL, the search for the next move, MOVE, ROLL, ...
+    rl = EventKind.ROLL
+    kinds = [MV, rl, SE, EX, LF, IM, MV, rl, SE, LF, MV]
+    assert frames_of(kinds, frames="moves") == [0, 1, None, None, None, None, 2, 3, None, None, 4]
+    assert frames_of(kinds, frames="all") == [0, 1, 2, 3, 4, None, 5, 6, 7, 8, 9]
+    assert frames_of(kinds, frames="leaves") == [None] * 4 + [0] + [None] * 4 + [1, None]
 
 
 def test_max_events_ends_a_search_that_never_fills_the_video() -> None:

@@ -358,3 +358,193 @@ class NimNode:
 
     def key(self) -> tuple[int, int]:
         return self.stones, self.player
+
+
+# -- games of chance ---------------------------------------------------------------------------
+
+FAIR_DIE: tuple[float, ...] = (1 / 6,) * 6
+
+
+@dataclass(frozen=True, slots=True)
+class DiceNode:
+    """Roll a die, then keep it or roll again while rolls are left; the reward is face / 6.
+
+    ``face`` 0 is the die in the air (a chance node); a face with ``rerolls`` left is the
+    player's decision: keep it (the first child, terminal) or roll again (the second child,
+    a chance node with one roll fewer). The last roll is kept. With one reroll and a fair
+    die, the best play keeps 4, 5 and 6 and rerolls the rest: an expected face of 4.25.
+    """
+
+    CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
+        {Capability.KEY, Capability.TERMINAL, Capability.REWARD, Capability.CHANCE}
+    )
+
+    face: int = 0
+    rerolls: int = 1
+    kept: bool = False
+    weights: tuple[float, ...] = field(default=FAIR_DIE, compare=False, repr=False)
+
+    def is_chance(self) -> bool:
+        return self.face == 0
+
+    def outcomes(self) -> list[tuple[float, DiceNode]]:
+        if self.face:
+            return []
+        return [
+            (p, DiceNode(f, self.rerolls, False, self.weights))
+            for f, p in enumerate(self.weights, 1)
+        ]
+
+    def sample_outcome(self, rng: random.Random) -> DiceNode:
+        face = rng.choices(range(1, len(self.weights) + 1), self.weights)[0]
+        return DiceNode(face, self.rerolls, False, self.weights)
+
+    def children(self) -> list[DiceNode]:
+        if self.face == 0:
+            return [node for _, node in self.outcomes()]
+        if self.is_terminal():
+            return []
+        return [
+            DiceNode(self.face, self.rerolls, True, self.weights),
+            DiceNode(0, self.rerolls - 1, False, self.weights),
+        ]
+
+    def is_terminal(self) -> bool:
+        return self.face > 0 and (self.kept or self.rerolls == 0)
+
+    def reward(self) -> float:
+        return self.face / 6
+
+    def key(self) -> tuple[int, int, bool]:
+        return self.face, self.rerolls, self.kept
+
+
+def dice_value(rerolls: int, weights: Sequence[float] = FAIR_DIE) -> float:
+    """The expected face of the dice game played perfectly with ``rerolls`` rerolls."""
+    expected = sum(f * p for f, p in enumerate(weights, 1))
+    for _ in range(rerolls):
+        expected = sum(max(f, expected) * p for f, p in enumerate(weights, 1))
+    return expected
+
+
+@dataclass(frozen=True, eq=False)
+class ChanceGraph:
+    """An explicit game graph with chance nodes: node ids 0..n-1, node 0 is the root.
+
+    ``probs[i]`` are the probabilities of chance node i's children (None at decision nodes);
+    ``to_move`` is empty for a one-player game.
+    """
+
+    kids: tuple[tuple[int, ...], ...]
+    probs: tuple[tuple[float, ...] | None, ...]
+    rewards: tuple[float, ...]
+    values: tuple[float, ...]
+    to_move: tuple[int, ...] = ()
+    labels: tuple[str, ...] = ()
+
+    def root(self) -> ChanceGraphNode:
+        cls = TwoPlayerChanceNode if self.to_move else ChanceGraphNode
+        return cls(self, 0)
+
+
+class ChanceGraphNode(GraphNode):
+    """A node of a :class:`ChanceGraph` (one player): terminal where it has no children."""
+
+    CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
+        {Capability.KEY, Capability.TERMINAL, Capability.REWARD, Capability.CHANCE}
+    )
+    graph: Any
+
+    def is_terminal(self) -> bool:
+        return not self.graph.kids[self.id]
+
+    def reward(self) -> float:
+        return float(self.graph.rewards[self.id])
+
+    def is_chance(self) -> bool:
+        return self.graph.probs[self.id] is not None
+
+    def outcomes(self) -> list[tuple[float, Any]]:
+        probs = self.graph.probs[self.id] or ()
+        return list(zip(probs, self.children(), strict=True))
+
+    def sample_outcome(self, rng: random.Random) -> Any:
+        pairs = self.outcomes()
+        return rng.choices([node for _, node in pairs], [p for p, _ in pairs])[0]
+
+
+class TwoPlayerChanceNode(ChanceGraphNode):
+    """A node of a two-player :class:`ChanceGraph`."""
+
+    CAPABILITIES: ClassVar[frozenset[Capability]] = ChanceGraphNode.CAPABILITIES | {
+        Capability.TO_MOVE
+    }
+
+    @property
+    def to_move(self) -> int:
+        return int(self.graph.to_move[self.id])
+
+
+def random_chance_graph(
+    rng: random.Random, layers: Sequence[int], branching: int, *, players: int = 1
+) -> ChanceGraph:
+    """A layered random game graph whose nodes are chance nodes one time in three.
+
+    Children come from the whole next layer (transpositions); a chance node has two or more
+    distinct outcomes with random probabilities, a decision node 0..``branching`` children
+    (the root at least one). Leaves get rewards in {0, 0.25, ..., 1}, every node a value in
+    [0, 1); with two players each decision node's player is drawn at random.
+    """
+    sizes = [1, *layers]
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    total = sum(sizes)
+    kids: list[tuple[int, ...]] = []
+    probs: list[tuple[float, ...] | None] = []
+    for depth, size in enumerate(sizes):
+        below = (
+            list(range(starts[depth + 1], starts[depth + 1] + sizes[depth + 1]))
+            if depth + 1 < len(sizes)
+            else []
+        )
+        for index in range(size):
+            chance = len(below) >= 2 and rng.random() < 1 / 3
+            if chance:
+                chosen = tuple(rng.sample(below, rng.randint(2, min(len(below), branching + 1))))
+                weights = [rng.randint(1, 5) for _ in chosen]
+                kids.append(chosen)
+                probs.append(tuple(w / sum(weights) for w in weights))
+                continue
+            low = 1 if depth == 0 and index == 0 else 0
+            count = rng.randint(low, branching) if below else 0
+            kids.append(tuple(rng.choice(below) for _ in range(count)))
+            probs.append(None)
+    rewards = tuple(rng.randint(0, 4) / 4 for _ in range(total))
+    values = tuple(rng.random() for _ in range(total))
+    to_move = tuple(rng.randint(0, 1) for _ in range(total)) if players == 2 else ()
+    return ChanceGraph(tuple(kids), tuple(probs), rewards, values, to_move)
+
+
+def expectimax_reference(graph: ChanceGraph, node: int = 0, depth: int | None = None) -> float:
+    """Plain recursive expectimax (small graphs only), player 0's value.
+
+    With ``depth``, nodes at the cut-off are scored by ``values``; rolls do not count.
+    """
+    kids = graph.kids[node]
+    if not kids:
+        return graph.rewards[node]
+    if depth == 0:
+        return graph.values[node]
+    probs = graph.probs[node]
+    if probs is not None:
+        pairs = zip(probs, kids, strict=True)
+        return sum(p * expectimax_reference(graph, c, depth) for p, c in pairs)
+    below = None if depth is None else depth - 1
+    results = [expectimax_reference(graph, c, below) for c in kids]
+    if graph.to_move and graph.to_move[node] == 1:
+        return min(results)
+    return max(results)
+
+
+def chance_graph_value(node: ChanceGraphNode) -> float:
+    """The value function reading ``ChanceGraph.values``."""
+    return float(node.graph.values[node.id])

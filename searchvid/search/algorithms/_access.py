@@ -9,7 +9,8 @@ from typing import Any
 from searchvid.search.node import Capability, capabilities_of
 
 Draw = Callable[[Any, random.Random], Any]
-"""``draw(node, rng)``: one child drawn uniformly, or None when there is none."""
+"""``draw(node, rng)``: one child drawn uniformly (at a chance node: an outcome drawn with its
+probability), or None when there is none."""
 
 KeyFunction = Callable[[Any], Hashable]
 
@@ -18,10 +19,27 @@ _REJECTIONS = 3
 
 
 def drawer(root: Any) -> Draw:
-    """The cheapest uniform child draw the root's domain supports."""
-    if Capability.RANDOM_CHILD in capabilities_of(root):
+    """The cheapest child draw the root's domain supports: uniform at decision nodes and,
+    in domains with chance nodes, an outcome drawn with its probability at chance nodes."""
+    caps = capabilities_of(root)
+    if Capability.CHANCE in caps:
+        return _chance_draw if Capability.RANDOM_CHILD in caps else _chance_listing_draw
+    if Capability.RANDOM_CHILD in caps:
         return _native_draw
     return _listing_draw
+
+
+def _chance_draw(node: Any, rng: random.Random) -> Any:
+    if node.is_chance():
+        return node.sample_outcome(rng)
+    return node.random_child(rng)
+
+
+def _chance_listing_draw(node: Any, rng: random.Random) -> Any:
+    if node.is_chance():
+        return node.sample_outcome(rng)
+    kids = list(node.children())
+    return rng.choice(kids) if kids else None
 
 
 def _native_draw(node: Any, rng: random.Random) -> Any:
@@ -55,7 +73,8 @@ def draw_unvisited(
 
     Tries a few plain draws first (rejection sampling keeps the result uniform) and lists
     the children only when those all hit visited states. Returns ``(None, None)`` when the
-    node has no unvisited child.
+    node has no unvisited child. For decision nodes only: listing would draw a chance node's
+    outcomes uniformly, not with their probabilities.
     """
     for _ in range(_REJECTIONS):
         child = draw(node, rng)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -11,6 +11,7 @@ from searchvid.options import option
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of, key_of
+from searchvid.search.status import Field
 
 _ENTER = EventKind.ENTER
 _LEAF = EventKind.LEAF
@@ -58,13 +59,27 @@ class Backtracking(Algorithm[BacktrackingOptions]):
 
     On the seed's "Algorithms" tree the ENTER/LEAF/BACKTRACK nodes are exactly the seed's
     15 observations, Root ... Root.
+
+    Chance nodes are not special: their children are their outcomes (``children()`` lists
+    exactly the outcomes, in ``outcomes()`` order), so backtracking enumerates every roll of
+    the dice below every decision -- an exhaustive search, which grows with the number of
+    outcomes at each chance node (168 per roll in Railroad Ink) and is only practical on
+    small games or with ``max_depth``.
     """
 
     name = "backtracking"
+    title = "backtracking"
     aliases = ("depth-first",)
     summary = "Depth-first search that shows every step down and every step back."
     options_type = BacktrackingOptions
     value_option = "value"
+
+    _visited: int = 0
+    """Nodes visited so far (ENTER/LEAF events)."""
+
+    def status(self) -> Sequence[Field]:
+        """``visited 1,204``: the nodes visited so far (the strip shows the stack's depth)."""
+        return (Field("visited", self._visited),)
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
@@ -108,6 +123,7 @@ class Backtracking(Algorithm[BacktrackingOptions]):
                     seen.add(key)
             else:
                 first, rest = open_children(node, key)
+            self._visited = nid + 1
             yield new_event(
                 Event, (_LEAF if rest is None else _ENTER, node, depth, step, v, nid, parent)
             )

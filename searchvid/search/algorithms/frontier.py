@@ -34,7 +34,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Generator, Hashable, Iterator
+from collections.abc import Generator, Hashable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,7 @@ from searchvid.search.algorithms._access import key_function
 from searchvid.search.algorithms._replay import replay_events
 from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of
+from searchvid.search.status import Field
 
 _ENTER = EventKind.ENTER
 _LEAF = EventKind.LEAF
@@ -171,9 +172,20 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
     """
 
     name = "breadth-first"
+    title = "breadth-first"
     summary = "Level by level, skipping states seen before; stops at the first goal."
     options_type = BreadthFirstOptions
     value_option = "value"
+
+    _queue: Sized = ()
+    """The frontier of the running search."""
+    _level: int | None = None
+    """The depth of the node being expanded (None before the first)."""
+
+    def status(self) -> Sequence[Field]:
+        """``frontier 1,204`` (nodes queued, not expanded yet) and ``level 5`` (the depth
+        being expanded)."""
+        return (Field("frontier", len(self._queue)), Field("level", self._level))
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
@@ -184,12 +196,14 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
         seen: set[Hashable] = {root_key}
         # (node, depth, tree id)
         queue: deque[tuple[Any, int, int]] = deque([(root, 0, 0)])
+        self._queue, self._level = queue, None
         visits = _Visits(root, root_key, self, opts)
         keys, ups = visits.keys, visits.ups
         add_key, add_up, add_seen = keys.append, ups.append, seen.add
         created = 1  # tree nodes so far: the next id
         while queue:
             node, depth, nid = queue.popleft()
+            self._level = depth
             first = created
             new: list[Any] = []
             if depth != max_depth and not (check_terminal and node.is_terminal()):
@@ -228,9 +242,19 @@ class BeamSearch(Algorithm[BeamOptions]):
     """
 
     name = "beam"
+    title = "beam search"
     summary = "Keeps the best few states of each level, ranked by a value function."
     options_type = BeamOptions
     value_option = "value"
+
+    _level: int | None = None
+    """The depth of the level being expanded (None before the first)."""
+    _kept: int = 0
+    """The nodes kept on that level."""
+
+    def status(self) -> Sequence[Field]:
+        """``level 5`` (the depth being expanded) and ``kept 6/6`` (its nodes, of ``width``)."""
+        return (Field("level", self._level), Field("kept", self._kept, of=self.options.width))
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
@@ -246,6 +270,7 @@ class BeamSearch(Algorithm[BeamOptions]):
         level: list[tuple[Any, int, float]] = [(root, 0, value(root))]
         depth = 0
         while level:
+            self._level, self._kept = depth, len(level)
             # (child, its key, parent id, its id: -1 until it gets one)
             born: list[tuple[Any, Hashable, int, int]] = []
             for node, nid, v in level:
@@ -327,6 +352,18 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
     heuristic_option = "heuristic"
     uses_cost: bool = True
 
+    _heap: Sized = ()
+    """The frontier of the running search (a heap, stale entries included)."""
+    _stale: int = 0
+    """Entries of the heap superseded by a shorter path to their state (A*)."""
+    _expanded: tuple[float, int, int, int, Hashable, Any] | None = None
+    """The heap entry of the node being expanded: its priority (``f = g + h`` for A*, ``h``
+    for best-first) first, ``g`` fourth (None before the first)."""
+
+    def _frontier(self) -> int:
+        """Nodes on the frontier: the heap's entries that are not stale."""
+        return len(self._heap) - self._stale
+
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
         value, key, h = self.value, key_function(root), self.heuristic
@@ -345,10 +382,19 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         keys, ups = visits.keys, visits.ups
         add_key, add_up = keys.append, ups.append
         counter = 0
+        # keys taken from the heap and not pushed again since (A*): a shorter path to one of
+        # them reopens it, a shorter path to any other key leaves a stale entry in the heap
+        closed: set[Hashable] = set()
+        self._heap, self._stale, self._expanded = heap, 0, None
         while heap:
-            _, _, nid, g, k, node = heappop(heap)
+            entry = heappop(heap)
+            _, _, nid, g, k, node = entry
             if cost[k] < g:
+                self._stale -= 1
                 continue  # a shorter path to this state was found after this entry was pushed
+            self._expanded = entry
+            if uses_cost:
+                closed.add(k)
             first = counter + 1
             new: list[Any] = []
             if g != max_depth and not (check_terminal and node.is_terminal()):
@@ -361,10 +407,15 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
                         counter += 1
                         add_key(ck)
                         add_up(nid)
-                        if uses_cost:
-                            heappush(heap, (g2 + h(child), -g2, counter, g2, ck, child))
-                        else:
+                        if not uses_cost:
                             heappush(heap, (h(child), 0, counter, g2, ck, child))
+                        else:
+                            if known is not None:  # a shorter path to a known state
+                                if ck in closed:
+                                    closed.discard(ck)  # reopened
+                                else:
+                                    self._stale += 1  # its entry in the heap is stale now
+                            heappush(heap, (g2 + h(child), -g2, counter, g2, ck, child))
                         new.append(child)
             yield from visits.report(node, nid, g, value(node), new, first)
             if visits.done:
@@ -381,8 +432,15 @@ class BestFirst(_HeuristicSearch):
     """
 
     name = "best-first"
+    title = "best-first"
     summary = "Greedy: always expands the state that looks closest to the goal."
     uses_cost = False
+
+    def status(self) -> Sequence[Field]:
+        """``h 7`` (the heuristic of the node being expanded) and ``frontier 1,204``."""
+        expanded = self._expanded
+        h = expanded[0] if expanded is not None else None
+        return (Field("h", h), Field("frontier", self._frontier()))
 
 
 class AStar(_HeuristicSearch):
@@ -399,6 +457,18 @@ class AStar(_HeuristicSearch):
     """
 
     name = "astar"
+    title = "A*"
     aliases = ("a-star",)
     summary = "A*: expands states by moves so far plus estimated moves to the goal."
     uses_cost = True
+
+    def status(self) -> Sequence[Field]:
+        """``g 12``, ``h 7``, ``f 19`` of the node being expanded (moves so far, estimated
+        moves left, their sum) and ``frontier 1,204`` (nodes generated, not expanded yet)."""
+        expanded = self._expanded
+        if expanded is None:
+            g, h, f = None, None, None
+        else:
+            f, g = expanded[0], expanded[3]
+            h = f - g
+        return (Field("g", g), Field("h", h), Field("f", f), Field("frontier", self._frontier()))

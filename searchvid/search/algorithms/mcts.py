@@ -18,6 +18,15 @@ exclude the keys of its ancestors (in plan mode, the committed line is made of a
 too), so a tree is at most as deep as the domain has states, and a node whose every child
 goes back to its line is *stuck*: it stays a leaf of the tree, scored by the ``reward``
 value function.
+
+Chance nodes (domains declaring ``Capability.CHANCE``) need nothing new from the domain: at a
+chance node nature, not UCT, picks the way on. Selection draws an outcome with
+``sample_outcome`` and follows the tree node of that outcome, creating it (the iteration's
+expansion) the first time the outcome is drawn; the chance node keeps one child per distinct
+outcome drawn so far (by key), so equal outcomes share their statistics, and the chance
+node's own visits and mean -- what UCT at the decision above it compares -- average over the
+outcomes as nature draws them. Rollouts draw outcomes the same way. Nature's outcomes are
+never refused, not even by ``avoid_cycles``.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from searchvid.search.algorithm import Algorithm
 from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
 from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of, is_terminal, require
+from searchvid.search.status import Field
 from searchvid.search.values import depth_value, terminal_reward
 
 _SELECT = EventKind.SELECT
@@ -44,8 +54,11 @@ _LEAF = EventKind.LEAF
 _IMPROVE = EventKind.IMPROVE
 _MOVE = EventKind.MOVE
 _BACKUP = EventKind.BACKUP
+_ROLL = EventKind.ROLL
 _NO_LINE = sys.maxsize
 """The length of the goal line kept before any is found (any line is shorter)."""
+_CHANCE = -2
+"""``untried`` of a chance node: its outcomes are drawn, never tried in turn."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,7 +98,10 @@ class MctsOptions:
     )
     rollout_events: bool = option(False, doc="Emit a ROLLOUT event for each rollout state.")
     max_moves: int = option(
-        0, doc="Plan mode: stop after this many moves (0 = when the game ends).", minimum=0
+        0,
+        doc="Plan mode: stop after this many moves (0 = when the game ends); rolls of the "
+        "dice are not counted.",
+        minimum=0,
     )
     commit_solution: bool = option(
         True,
@@ -111,9 +127,13 @@ class _TreeNode:
         mean: ``total / visits`` (0 before the first visit).
         spread: ``1 / sqrt(visits)``, the UCT exploration term's factor (kept up to date so
             that choosing among hundreds of children costs one multiply-add each).
-        mover: The player who made the move into this node (0 in one-player domains).
-        untried: Children not expanded yet (-1: not counted yet).
+        mover: The player who made the move into this node (0 in one-player domains); for
+            an outcome of a chance node, the chance node's mover.
+        untried: Children not expanded yet (-1: not counted yet; ``_CHANCE`` at a chance
+            node).
         kids: The expanded children, in expansion order (None until first expanded).
+        outcomes: At a chance node, the child of each outcome drawn so far, by key (None at
+            decision nodes).
         order: Which child to try next: ``(a, b, j, n)`` of the index permutation (the next
             child is number ``(a * j + b) % n``), or the set of tried (or excluded) keys; None
             once fully expanded.
@@ -130,6 +150,7 @@ class _TreeNode:
         "mean",
         "mover",
         "order",
+        "outcomes",
         "parent",
         "spread",
         "state",
@@ -159,6 +180,7 @@ class _TreeNode:
         self.untried = -1
         self.kids: list[_TreeNode] | None = None
         self.order: tuple[int, int, int, int] | set[Hashable] | None = None
+        self.outcomes: dict[Hashable, _TreeNode] | None = None
         self.terminal = terminal
         self.key = key
 
@@ -173,10 +195,13 @@ class Mcts(Algorithm[MctsOptions]):
 
     - ``SELECT``: the node the tree policy reached (UCT descent while nodes are fully
       expanded): the node about to be expanded, a terminal node, or (with ``avoid_cycles``)
-      a stuck node, whose every child is already on its line.
+      a stuck node, whose every child is already on its line. At a chance node the descent
+      follows the outcome nature draws (``sample_outcome``), so SELECT may be a chance node
+      whose outcome was drawn for the first time.
     - ``EXPAND``: the new child added below it (absent when the selected node is terminal
-      or stuck). With ``avoid_cycles`` it is never a state (by key) on the line from the
-      root of the stream: the committed moves and the tree path.
+      or stuck); below a chance node, the outcome just drawn. With ``avoid_cycles`` a
+      player's move never leads to a state (by key) on the line from the root of the
+      stream: the committed moves and the tree path.
     - ``ROLLOUT`` for every state of the random playout after the new child and before its
       last state -- only with ``rollout_events``.
     - ``LEAF``: the playout's last state, value = the reward: for two players player 0's
@@ -200,6 +225,14 @@ class Mcts(Algorithm[MctsOptions]):
     (MOVE without iterations; with ``avoid_cycles`` never back to the committed line).
     Plan mode ends at a terminal state, a goal, ``max_moves``, or -- before any iteration --
     at a state with no move left (with ``avoid_cycles``: none off the committed line).
+
+    In plan mode a committed line that reaches a chance node does not search there: the
+    real outcome is drawn with ``sample_outcome`` and the rng, emitted as ``ROLL`` (depth one
+    more, value = the outcome's mean reward for player 0 as for MOVE, or None unvisited)
+    and the tree is re-rooted on it (keeping its subtree when that outcome was drawn
+    before); the search goes on from there. In a domain with chance nodes a game is played
+    to its end: the goal test does not end it and ``commit_solution`` does not apply (a
+    playout's line depends on the outcomes drawn in it).
 
     ``commit_solution`` (one player, a goal test, plan mode): during an iteration block, each
     playout whose last state is a goal gives a line from the current root -- the tree path,
@@ -230,9 +263,48 @@ class Mcts(Algorithm[MctsOptions]):
     """
 
     name = "mcts"
+    title = "MCTS"
+    move_phase = "playing"
     summary = "Monte Carlo tree search (UCT): random playouts steer a growing tree."
     options_type = MctsOptions
     value_option = "reward"
+
+    _two_player: bool = False
+    """Whether the running search is of a two-player game."""
+    _block: _TreeNode | None = None
+    """The root of the latest block of iterations (None before the first)."""
+    _block_visits: int = 0
+    """Its visits when the block began."""
+    _leader: _TreeNode | None = None
+    """The child of ``_block`` with the most visits (ties: the higher mean) -- the move that
+    would be committed -- kept up to date by backpropagation (None: no child yet, or the
+    block's root is a chance node)."""
+    _move_number: int = 0
+    """Plan mode: the move being searched for or just committed, counting from 1."""
+
+    def status(self) -> Sequence[Field]:
+        """The search's own numbers for the strip, each O(1).
+
+        ``move 4`` (plan mode: the move being searched for, or just played; rolls of the dice
+        are not moves), ``iterations 120/300`` (this block's iterations, of ``iterations``),
+        and the leading move at the block's root -- the one with the most visits so far: its
+        ``visits`` and ``win rate 53%`` (the mean reward of the player who chooses it) in
+        two-player games, ``mean reward 0.531`` in one-player ones (``-`` before any).
+        """
+        opts = self.options
+        block, leader = self._block, self._leader
+        done = block.visits - self._block_visits if block is not None else 0
+        fields = [Field("iterations", done, of=opts.iterations)]
+        if opts.mode == "plan":
+            fields.insert(0, Field("move", self._move_number))
+        visits = leader.visits if leader is not None else None
+        mean = leader.mean if leader is not None and leader.visits else None
+        fields.append(Field("visits", visits))
+        if self._two_player:
+            fields.append(Field("win rate", mean, percent=True))
+        else:
+            fields.append(Field("mean reward", mean))
+        return fields
 
     def check(self, root: Any) -> None:
         """Two-player domains also need a terminal ``reward()``."""
@@ -248,10 +320,12 @@ class Mcts(Algorithm[MctsOptions]):
         self._filtered = opts.filter_moves and Capability.FILTERED_CHILDREN in caps
         self._by_drawing = Capability.RANDOM_CHILD in caps and not self._filtered
         self._draw = drawer(root)
-        self._native = Capability.RANDOM_CHILD in caps
+        self._chance = Capability.CHANCE in caps
+        # at chance nodes a rollout draws with sample_outcome, through the chance-aware draw
+        self._native = Capability.RANDOM_CHILD in caps and not self._chance
         self._keyed = Capability.KEY in caps
         self._key = key_function(root)
-        self._needs_key = opts.avoid_cycles or self._by_drawing
+        self._needs_key = opts.avoid_cycles or self._by_drawing or self._chance
         self._reward = terminal_reward if self.value is depth_value else self.value
         self._cache: OrderedDict[_TreeNode, Sequence[Any]] = OrderedDict()
         self._cached = 0
@@ -261,10 +335,13 @@ class Mcts(Algorithm[MctsOptions]):
             and opts.commit_solution
             and self.goal is not None
             and not self._two_player
+            and not self._chance
         )
         self._line: tuple[list[_TreeNode], list[Any]] | None = None
         self._next_id = 0
-        mover = 1 - root.to_move if self._two_player else 0
+        self._block, self._leader, self._move_number = None, None, 0
+        two_player_start = self._two_player and not (self._chance and root.is_chance())
+        mover = 1 - root.to_move if two_player_start else 0
         tree = self._tree = self._new_node(root, mover, None)
         if opts.mode == "search":
             yield from self._iterations(tree, opts.iterations, 0, set(), 0)
@@ -278,17 +355,24 @@ class Mcts(Algorithm[MctsOptions]):
         key = self._key
         history: set[Hashable] = {key(tree.state)} if opts.avoid_cycles else set()
         random_opponent = self._two_player and opts.opponent == "random"
-        step, depth = 0, 0
+        goal = None if self._chance else self.goal  # a game of chance is played to its end
+        step, depth, moves = 0, 0, 0  # events, plies (rolls included), moves committed
         yield Event(_MOVE, tree.state, 0, step, None, tree.id, tree.parent)
         step += 1
         excluded = history if opts.avoid_cycles else None
-        while depth != opts.max_moves or opts.max_moves == 0:
+        while moves != opts.max_moves or opts.max_moves == 0:
             state = tree.state
             if tree.terminal is None:
                 tree.terminal = is_terminal(state)
-            if tree.terminal or (self.goal is not None and self.goal(state)):
+            if tree.terminal or (goal is not None and goal(state)):
                 return
-            if random_opponent and state.to_move == 1:
+            kind = _MOVE
+            chosen: _TreeNode | None
+            if tree.outcomes is not None:  # a chance node: nature rolls, nobody searches
+                chosen = self._roll(tree)
+                kind = _ROLL
+            elif random_opponent and state.to_move == 1:
+                self._move_number = moves + 1
                 chosen = self._random_move(tree, excluded)
                 if chosen is None:
                     return
@@ -297,6 +381,7 @@ class Mcts(Algorithm[MctsOptions]):
                     self._open(tree, excluded)
                 if not tree.kids and tree.untried == 0:
                     return  # no move left (with avoid_cycles: none off the committed line)
+                self._move_number = moves + 1
                 step = yield from self._iterations(tree, opts.iterations, depth, history, step)
                 line = self._line
                 if line is not None:  # commit_solution: play the goal line out
@@ -310,10 +395,28 @@ class Mcts(Algorithm[MctsOptions]):
             self._cache.clear()
             self._cached = 0
             depth += 1
+            if kind is _MOVE:
+                moves += 1
             if opts.avoid_cycles:
                 history.add(key(tree.state))
-            yield Event(_MOVE, tree.state, depth, step, self._estimate(tree), tree.id, tree.parent)
+            yield Event(kind, tree.state, depth, step, self._estimate(tree), tree.id, tree.parent)
             step += 1
+
+    def _roll(self, tree: _TreeNode) -> _TreeNode:
+        """The real outcome of chance node ``tree``, drawn with the rng: its tree node (kept
+        with its subtree if the search drew that outcome before, else a new one)."""
+        outcomes = tree.outcomes
+        assert outcomes is not None
+        assert tree.kids is not None
+        state = tree.state.sample_outcome(self.rng)
+        k = self._key(state)
+        kid = outcomes.get(k)
+        if kid is None:
+            kid = outcomes[k] = self._new_node(state, tree.mover, tree.id, k)
+            tree.kids.append(kid)
+        else:
+            kid.state = state  # an equal state; this one shows the dice actually rolled
+        return kid
 
     def _play_line(
         self, line: tuple[list[_TreeNode], list[Any]], parent: int, depth: int, step: int
@@ -386,6 +489,7 @@ class Mcts(Algorithm[MctsOptions]):
         c = opts.exploration
         sqrt, log = math.sqrt, math.log
         two_player = self._two_player
+        chance = self._chance
         check_terminal = self._check_terminal
         avoid = opts.avoid_cycles
         limit = opts.rollout_limit or -1
@@ -398,24 +502,44 @@ class Mcts(Algorithm[MctsOptions]):
         line = self._line
         shortest = len(line[0]) + len(line[1]) if line is not None else _NO_LINE  # its moves
         excluded: set[Hashable] | None = None
+        # the leading child of the root (status): most visits, then the higher mean; only the
+        # child an iteration went through gains, so comparing it with the leader keeps it
+        lead = root.outcomes is None
+        leader = max(root.kids, key=_commit_rank) if lead and root.kids else None
+        self._block, self._block_visits, self._leader = root, root.visits, leader
         for _ in range(count):
-            # selection: descend by UCT while nodes are fully expanded
+            # selection: descend by UCT while nodes are fully expanded; at a chance node
+            # follow the outcome nature draws, stopping at one drawn for the first time
             node = root
             path = [node]
             depth = base_depth
-            while node.untried == 0 and not node.terminal:
-                kids = node.kids
-                if not kids:
-                    break  # stuck: every child is on the line (avoid_cycles)
-                explore = c * sqrt(log(node.visits))
-                chosen = kids[0]
-                top = -1.0
-                for kid in kids:
-                    score = kid.mean + explore * kid.spread
-                    if score > top:
-                        top = score
-                        chosen = kid
-                node = chosen
+            drawn = None  # a chance node's outcome without a tree node yet
+            while True:
+                while node.untried == 0 and not node.terminal:
+                    kids = node.kids
+                    if not kids:
+                        break  # stuck: every child is on the line (avoid_cycles)
+                    explore = c * sqrt(log(node.visits))
+                    chosen = kids[0]
+                    top = -1.0
+                    for kid in kids:
+                        score = kid.mean + explore * kid.spread
+                        if score > top:
+                            top = score
+                            chosen = kid
+                    node = chosen
+                    path.append(node)
+                    depth += 1
+                outcomes = node.outcomes
+                if outcomes is None:
+                    break
+                drawn = node.state.sample_outcome(rng)
+                drawn_key = key(drawn)
+                known = outcomes.get(drawn_key)
+                if known is None:
+                    break
+                drawn = None
+                node = known
                 path.append(node)
                 depth += 1
             yield new_event(Event, (_SELECT, node.state, depth, step, None, node.id, node.parent))
@@ -426,7 +550,10 @@ class Mcts(Algorithm[MctsOptions]):
             # expansion
             stuck = False
             if not node.terminal:
-                child = expand(node, excluded)
+                if drawn is None:
+                    child = expand(node, excluded)
+                else:
+                    child = self._add_outcome(node, drawn, drawn_key)
                 if child is None:
                     stuck = not node.terminal
                 else:
@@ -464,7 +591,7 @@ class Mcts(Algorithm[MctsOptions]):
                         break
                     if visited is not None:
                         k = nxt.key() if keyed else nxt
-                        if k in visited:
+                        if k in visited and not (chance and state.is_chance()):
                             nxt, k = draw_unvisited(state, rng, visited, key, draw)
                             if nxt is None:  # every move revisits a state: stuck
                                 finished = False
@@ -511,6 +638,14 @@ class Mcts(Algorithm[MctsOptions]):
                 n.total = total
                 n.mean = total / visits
                 n.spread = 1.0 / sqrt(visits)
+            if lead and len(path) > 1:
+                first = path[1]
+                if first is not leader and (
+                    leader is None
+                    or first.visits > leader.visits
+                    or (first.visits == leader.visits and first.mean > leader.mean)
+                ):
+                    leader = self._leader = first
         self._best = best
         self._line = line
         return step
@@ -535,7 +670,21 @@ class Mcts(Algorithm[MctsOptions]):
             key = self._key(state)
         nid = self._next_id
         self._next_id = nid + 1
-        return _TreeNode(state, mover, terminal, key, nid, parent)
+        node = _TreeNode(state, mover, terminal, key, nid, parent)
+        if self._chance and state.is_chance():
+            node.untried = _CHANCE
+            node.kids = []
+            node.outcomes = {}
+            node.terminal = False
+        return node
+
+    def _add_outcome(self, node: _TreeNode, state: Any, key: Hashable) -> _TreeNode:
+        """A new tree node below chance node ``node`` for its outcome ``state``."""
+        assert node.outcomes is not None
+        assert node.kids is not None
+        child = node.outcomes[key] = self._new_node(state, node.mover, node.id, key)
+        node.kids.append(child)
+        return child
 
     def _children_of(self, state: Any) -> Sequence[Any]:
         if self._filtered:

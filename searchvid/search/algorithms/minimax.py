@@ -1,4 +1,5 @@
-"""Minimax as negamax with alpha-beta and a transposition table, on an explicit stack.
+"""Minimax as negamax with alpha-beta and a transposition table, on an explicit stack; in
+games of chance, expectimax.
 
 Values are in [0, 1]: internally from the point of view of the player to move (negamax:
 a parent's value is the best of ``1 - child value``), in events from player 0's point of
@@ -8,18 +9,30 @@ view (1 = player 0 wins, 0.5 draw, 0 = player 0 loses). Turns are assumed to alt
 The transposition table maps ``key()`` to ``(value, flag, depth searched)`` where the flag
 says whether the value is exact or a lower/upper bound (a fail-high / fail-low result of an
 alpha-beta window). An entry answers a probe only when it was searched at least as deep.
+
+Domains with chance nodes (``Capability.CHANCE``) are searched by **expectimax** instead, with
+values for player 0 throughout: a chance node's value is the probability-weighted mean of its
+outcomes' values; a decision node's is the best of its children's -- the highest in one-player
+games (no ``to_move``: the player's own reward), the highest for player 0 and the lowest for
+player 1 in two-player games (turns need not alternate there). Alpha-beta windows pass
+through decision nodes only: the outcomes of a chance node are searched with the full
+window, so a chance node's value is always exact and is never cut off -- the simple sound
+choice, which prunes nothing below a chance node that its own decisions do not. The table's
+keys are the nodes' keys, which tell chance nodes and whose turn it is apart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Hashable, Iterator
+from collections.abc import Generator, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from searchvid.errors import CapabilityError
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.events import Event, EventKind, new_event
-from searchvid.search.node import Capability, capabilities_of
+from searchvid.search.node import Capability, capabilities_of, key_of, require
+from searchvid.search.status import Field
 from searchvid.search.values import depth_value, terminal_reward
 
 _ENTER = EventKind.ENTER
@@ -27,21 +40,33 @@ _LEAF = EventKind.LEAF
 _BACKTRACK = EventKind.BACKTRACK
 _IMPROVE = EventKind.IMPROVE
 _MOVE = EventKind.MOVE
+_ROLL = EventKind.ROLL
 _PRUNE = EventKind.PRUNE
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _UNLIMITED = 1 << 40
 """Remaining depth of an unlimited search, and of terminal entries (valid at any depth)."""
 
+_MAX, _MIN, _CHANCE = 0, 1, 2
+"""Kinds of expectimax nodes: player 0's (or the one player's) decision, player 1's, chance."""
+
 _Search = Generator[Event, None, tuple[float, Any, int]]
 """Yields events; returns (value for the player to move, best child, next step)."""
+
+_ORDER = list(Capability)
+"""Capabilities in declaration order (for stable messages)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class MinimaxOptions:
     """Options of :class:`Minimax`."""
 
-    depth: int = option(0, doc="Search depth in moves (0 = to the end of the game).", minimum=0)
+    depth: int = option(
+        0,
+        doc="Search depth in moves (0 = to the end of the game); rolls of the dice are not "
+        "counted.",
+        minimum=0,
+    )
     alpha_beta: bool = option(True, doc="Prune with alpha-beta windows.")
     transposition: bool = option(True, doc="Share results between transpositions (by key).")
     value: str | None = option(
@@ -52,10 +77,35 @@ class MinimaxOptions:
     event_depth: int = option(
         0, doc="Emit ENTER/BACKTRACK/LEAF only for nodes this deep or less (0 = all).", minimum=0
     )
+    samples: int = option(
+        0,
+        doc="At chance nodes, average over this many sampled outcomes instead of all (0 = all).",
+        minimum=0,
+    )
+
+
+class _Counters:
+    """What the searches of one traversal have done so far, for the status strip.
+
+    Attributes:
+        searched: Nodes visited by the searches that have finished.
+        nodes: Nodes visited by the running search, as of its latest event.
+        hits: Probes the transposition table answered.
+        cuts: Alpha-beta cut-offs: nodes left as soon as a value reached the window's bound.
+    """
+
+    __slots__ = ("cuts", "hits", "nodes", "searched")
+
+    def __init__(self) -> None:
+        self.searched = 0
+        self.nodes = 0
+        self.hits = 0
+        self.cuts = 0
 
 
 class Minimax(Algorithm[MinimaxOptions]):
-    """Negamax with alpha-beta and a bound-flag transposition table, never recursing.
+    """Negamax with alpha-beta and a bound-flag transposition table, never recursing;
+    expectimax in games of chance.
 
     Events, in order (depth = moves from the root; values for player 0):
 
@@ -65,38 +115,89 @@ class Minimax(Algorithm[MinimaxOptions]):
       transposition table (a bound where the table holds one).
     - Each time the search returns to a node after one of its moves: ``BACKTRACK`` with
       that node and its best value so far (a bound under alpha-beta) -- also after its
-      last move searched (or a cut-off), just before it is left.
+      last move searched (or a cut-off), just before it is left. At a chance node: the
+      weighted mean of the outcomes searched so far.
     - At the root only, right after a move's result came back and before the root's
       BACKTRACK: ``IMPROVE`` with that child when it strictly beats the root's best move so
-      far (value: the child's value).
+      far (value: the child's value). A chance node at the root has no moves: no IMPROVE.
     - ENTER/BACKTRACK/LEAF are emitted only for nodes at depth <= ``event_depth`` (all
       when 0); IMPROVE always.
     - Right after a node's last BACKTRACK, when alpha-beta cut off moves it had left:
       ``PRUNE`` (an annotation) with that node, value = how many moves were cut off.
     - With ``play``: ``MOVE`` for the root (depth 0), then for each move of the best line,
       each found by a silent re-search of the current position with the warm table, until
-      the game ends (value: the position's value).
+      the game ends (value: the position's value). Where the line reaches a chance node,
+      nature's outcome is drawn with the rng (``sample_outcome``) and emitted as ``ROLL``
+      instead (value: the outcome's value), and the line goes on from it.
+
+    Chance nodes (expectimax; see the module docstring): the children of a chance node are
+    its outcomes, in ``outcomes()`` order, each searched with its probability as weight --
+    or, with ``samples``, the outcomes of that many draws with the rng (with replacement;
+    an outcome drawn again is searched once, weighted by how often it was drawn), so each
+    chance node costs ``samples`` outcomes at most whatever its number of outcomes. Rolls
+    do not count towards ``depth``: a search ``depth`` 1 deep tries every move and, where a
+    move ends at a chance node, the outcomes after it, each scored by the value function.
 
     Tree nodes (``id`` and ``parent`` of the events): each ENTER/LEAF creates one, in
     pre-order from the root (0), below the node under it on the stack; a position answered
     by the table is a tree node of its own each time. BACKTRACK and PRUNE carry their node's
-    id, IMPROVE the id of the root's child it names. A MOVE carries the id of its node's
-    tree node where the search reported it (the child, by move, of the previous MOVE's
-    tree node), else a new id below the previous MOVE's. Nodes deeper than
-    ``event_depth`` get no ids.
+    id, IMPROVE the id of the root's child it names. A MOVE (or ROLL) carries the id of its
+    node's tree node where the search reported it (the child, by move, of the previous
+    MOVE's tree node; by outcome only when every outcome was searched), else a new id below
+    the previous MOVE's. Nodes deeper than ``event_depth`` get no ids.
 
     :meth:`solve` returns the root's value with no events at all (same loop, events off).
     After a search, :attr:`nodes` holds the number of nodes it visited.
     """
 
     name = "minimax"
-    summary = "Negamax with alpha-beta and a transposition table: solves two-player games."
+    title = "minimax"
+    move_phase = "playing"
+    summary = (
+        "Negamax with alpha-beta and a transposition table: solves two-player games; "
+        "expectimax in games of chance."
+    )
     options_type = MinimaxOptions
-    requires = frozenset({Capability.TERMINAL, Capability.TO_MOVE, Capability.REWARD})
+    requires = frozenset({Capability.TERMINAL, Capability.REWARD})
     value_option = "value"
 
     nodes: int = 0
     """Nodes visited by the latest search (each TT probe, leaf or expanded node counts 1)."""
+
+    _counts: _Counters = _Counters()
+    """What the running traversal's searches have done (replaced when one starts)."""
+    _two_player: bool = True
+    """Whether the root's domain has two players (``to_move``)."""
+    _chance: bool = False
+    """Whether the root's domain has chance nodes (expectimax)."""
+
+    def check(self, root: Any) -> None:
+        """Without chance nodes, two players (``to_move``) are needed too.
+
+        Raises:
+            CapabilityError: Naming what ``root`` lacks.
+        """
+        caps = capabilities_of(root)
+        needed = set(self.requires)
+        if Capability.CHANCE not in caps:
+            needed.add(Capability.TO_MOVE)
+        try:
+            require(root, sorted(needed, key=_ORDER.index), algorithm=self.name)
+        except CapabilityError as error:
+            if Capability.TO_MOVE in needed and Capability.TO_MOVE not in caps:
+                raise CapabilityError(f"{error} (or chance nodes, for expectimax)") from None
+            raise
+
+    def status(self) -> Sequence[Field]:
+        """``nodes searched 15,165`` (by every search so far: the solving search and, in
+        play, the re-searches), ``transpositions 2,310`` (probes the table answered) and
+        ``cut-offs 3,054`` (nodes alpha-beta left early)."""
+        counts = self._counts
+        return (
+            Field("nodes searched", counts.searched + counts.nodes),
+            Field("transpositions", counts.hits),
+            Field("cut-offs", counts.cuts),
+        )
 
     def solve(self, root: Any) -> float:
         """The value of ``root`` for player 0, computed without creating any event.
@@ -105,38 +206,68 @@ class Minimax(Algorithm[MinimaxOptions]):
             CapabilityError: ``root`` lacks a capability minimax needs.
         """
         self.check(root)
-        self._tt: dict[Hashable, tuple[float, int, int]] = {}
-        value, _, _ = _drain(self._negamax(root, -1, 0))
-        return value if root.to_move == 0 else 1.0 - value
+        self._start(root)
+        value, _, _ = _drain(self._search(root, -1, 0))
+        return self._for_player0(root, value)
 
     def best_child(self, root: Any) -> tuple[Any, float] | None:
-        """The best move from ``root`` and the root's value for player 0 (None: no move)."""
+        """The best move from ``root`` and the root's value for player 0 (None: no move,
+        or ``root`` is a chance node)."""
         self.check(root)
-        self._tt = {}
-        value, child, _ = _drain(self._negamax(root, -1, 0))
+        self._start(root)
+        value, child, _ = _drain(self._search(root, -1, 0))
         if child is None:
             return None
-        return child, value if root.to_move == 0 else 1.0 - value
+        return child, self._for_player0(root, value)
+
+    def _start(self, root: Any) -> None:
+        """Fresh table and counters for a traversal from ``root``."""
+        caps = capabilities_of(root)
+        self._tt: dict[Hashable, tuple[float, int, int]] = {}
+        self._counts = _Counters()
+        self._chance = Capability.CHANCE in caps
+        self._two_player = Capability.TO_MOVE in caps
+
+    def _search(self, root: Any, emit_limit: int, step: int, tree: _Tree | None = None) -> _Search:
+        """Expectimax in games of chance, else negamax."""
+        if self._chance:
+            return self._expectimax(root, emit_limit, step, tree)
+        return self._negamax(root, emit_limit, step, tree)
+
+    def _for_player0(self, node: Any, value: float) -> float:
+        """A search's value of ``node`` for player 0 (negamax's are for the player to move)."""
+        if self._chance or node.to_move == 0:
+            return value
+        return 1.0 - value
 
     def _traverse(self, root: Any) -> Iterator[Event]:
-        self._tt = {}
+        self._start(root)
         limit = self.options.event_depth or _UNLIMITED
         tree = _Tree()
-        value, child, step = yield from self._negamax(root, limit, 0, tree)
+        value, child, step = yield from self._search(root, limit, 0, tree)
         if not self.options.play:
             return
-        node, depth = root, 0
+        node, depth, kind = root, 0, _MOVE
         nid, parent = 0, None  # the root was reported: it is tree node 0
+        chance = self._chance
+        whole = self.options.samples == 0  # chance nodes were searched outcome by outcome
         while True:
-            p0 = value if node.to_move == 0 else 1.0 - value
-            yield Event(_MOVE, node, depth, step, p0, nid, parent)
+            yield Event(kind, node, depth, step, self._for_player0(node, value), nid, parent)
             step += 1
-            if child is None:
+            if chance and node.is_chance():
+                child, kind = node.sample_outcome(self.rng), _ROLL
+                if not whole:
+                    move = None
+                else:
+                    move = next((i for i, c in enumerate(node.children()) if c == child), None)
+            elif child is None:
                 return
-            move = next((i for i, c in enumerate(node.children()) if c == child), None)
+            else:
+                kind = _MOVE
+                move = next((i for i, c in enumerate(node.children()) if c == child), None)
             nid, parent = tree.child(nid, move), nid
             node, depth = child, depth + 1
-            value, child, _ = _drain(self._negamax(node, -1, 0))
+            value, child, _ = _drain(self._search(node, -1, 0))
 
     def _negamax(self, root: Any, emit_limit: int, step: int, tree: _Tree | None = None) -> _Search:
         """Search ``root``; events only for plies <= ``emit_limit`` (-1: none at all).
@@ -151,13 +282,14 @@ class Minimax(Algorithm[MinimaxOptions]):
         keyed = Capability.KEY in capabilities_of(root)
         cut_value = terminal_reward if self.value is depth_value else self.value
         improve = emit_limit >= 0
+        counts = self._counts
         nodes = 0
         best_child = None
         # tree ids, for the emitting part of the search only: the ids and counts of children
         # reported so far of the frames at plies <= emit_limit (the bottom of the stack)
         ups, moves_of = (tree.ups, tree.moves) if tree is not None else ([], [])
         tids: list[int] = []
-        counts: list[int] = []
+        reported: list[int] = []
         last = 0  # the id of the child whose result is being returned
 
         # frame: [node, remaining moves, alpha, beta, best, searched alpha, key, current child]
@@ -185,6 +317,8 @@ class Minimax(Algorithm[MinimaxOptions]):
                         result = v
                     elif v < beta:
                         beta = v
+                    if result >= 0.0:
+                        counts.hits += 1
             if result < 0.0:
                 if node.is_terminal():
                     r = node.reward()
@@ -204,16 +338,17 @@ class Minimax(Algorithm[MinimaxOptions]):
                             nid = len(ups)
                             if tids:
                                 parent: int | None = tids[-1]
-                                moves_of.append(counts[-1])
-                                counts[-1] += 1
+                                moves_of.append(reported[-1])
+                                reported[-1] += 1
                             else:
                                 parent = None
                                 moves_of.append(0)
                             ups.append(parent)
+                            counts.nodes = nodes
                             yield new_event(Event, (_ENTER, node, ply, step, None, nid, parent))
                             step += 1
                             tids.append(nid)
-                            counts.append(0)
+                            reported.append(0)
                         stack.append([node, moves, alpha, beta, -1.0, alpha, k, child])
                         node = child
                         alpha, beta = 1.0 - beta, 1.0 - alpha
@@ -228,12 +363,13 @@ class Minimax(Algorithm[MinimaxOptions]):
                 last = len(ups)
                 if tids:
                     parent = tids[-1]
-                    moves_of.append(counts[-1])
-                    counts[-1] += 1
+                    moves_of.append(reported[-1])
+                    reported[-1] += 1
                 else:
                     parent = None
                     moves_of.append(0)
                 ups.append(parent)
+                counts.nodes = nodes
                 yield new_event(Event, (_LEAF, node, ply, step, p0, last, parent))
                 step += 1
             # return `result` up the stack until a node has a move left to search
@@ -248,6 +384,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                         best_child = frame[7]
                         if improve:
                             p0 = v if frame[0].to_move == 0 else 1.0 - v
+                            counts.nodes = nodes
                             yield new_event(Event, (_IMPROVE, best_child, 1, step, p0, last, 0))
                             step += 1
                     if alpha_beta and v > frame[2]:
@@ -257,6 +394,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                     p0 = best if frame[0].to_move == 0 else 1.0 - best
                     nid = tids[-1]
                     parent = ups[nid]
+                    counts.nodes = nodes
                     yield new_event(Event, (_BACKTRACK, frame[0], ply, step, p0, nid, parent))
                     step += 1
                 if frame[2] < frame[3]:
@@ -267,16 +405,19 @@ class Minimax(Algorithm[MinimaxOptions]):
                         dleft -= dec
                         ply += 1
                         break
-                elif ply <= emit_limit:  # a cut-off: the moves left are not searched
-                    pruned = sum(1 for _ in frame[1])
-                    if pruned:
-                        yield new_event(
-                            Event, (_PRUNE, frame[0], ply, step, float(pruned), nid, parent)
-                        )
-                        step += 1
+                else:  # a cut-off: the moves left are not searched
+                    counts.cuts += 1
+                    if ply <= emit_limit:
+                        pruned = sum(1 for _ in frame[1])
+                        if pruned:
+                            counts.nodes = nodes
+                            yield new_event(
+                                Event, (_PRUNE, frame[0], ply, step, float(pruned), nid, parent)
+                            )
+                            step += 1
                 if ply <= emit_limit:
                     last = tids.pop()
-                    counts.pop()
+                    reported.pop()
                 result = frame[4]
                 if tt is not None:
                     if result <= frame[5]:
@@ -288,7 +429,241 @@ class Minimax(Algorithm[MinimaxOptions]):
                 stack.pop()
             else:
                 self.nodes = nodes
+                counts.nodes = 0
+                counts.searched += nodes
                 return result, best_child, step
+
+    def _expectimax(
+        self, root: Any, emit_limit: int, step: int, tree: _Tree | None = None
+    ) -> _Search:
+        """Expectimax from ``root``, values for player 0; events as :meth:`_negamax`'s.
+
+        Returns the root's value for player 0 and its best child (None at a chance node).
+        """
+        opts = self.options
+        tt = self._tt if opts.transposition else None
+        tt_get = tt.get if tt is not None else None
+        alpha_beta = opts.alpha_beta
+        dec = 1 if opts.depth else 0
+        keyed = Capability.KEY in capabilities_of(root)
+        two_player = self._two_player
+        cut_value = terminal_reward if self.value is depth_value else self.value
+        improve = emit_limit >= 0
+        counts = self._counts
+        nodes = 0
+        best_child = None
+        ups, moves_of = (tree.ups, tree.moves) if tree is not None else ([], [])
+        tids: list[int] = []
+        reported: list[int] = []
+        last = 0  # the id of the child whose result is being returned
+        low, high = (0.0, 1.0) if alpha_beta else (-1.0, 2.0)  # the full window
+
+        # frame: [node, remaining moves, alpha, beta, best, searched alpha, key, current
+        # child, kind, searched beta, weight of the current child, weight searched]; at a
+        # chance node remaining moves are (weight, outcome) pairs, alpha and beta the full
+        # window (outcomes are searched exactly) and best the weighted sum so far
+        stack: list[list[Any]] = []
+        node = root
+        alpha, beta = low, high
+        dleft = opts.depth or _UNLIMITED
+        ply = 0
+        while True:
+            nodes += 1
+            result = -1.0  # < 0: not resolved yet
+            k = node.key() if keyed else node
+            if tt_get is not None and stack:
+                entry = tt_get(k)
+                if entry is not None and entry[2] >= dleft:
+                    v, flag = entry[0], entry[1]
+                    if flag == _EXACT:
+                        result = v
+                    elif flag == _LOWER:
+                        if v >= beta:
+                            result = v
+                        elif v > alpha:
+                            alpha = v
+                    elif v <= alpha:
+                        result = v
+                    elif v < beta:
+                        beta = v
+                    if result >= 0.0:
+                        counts.hits += 1
+            if result < 0.0:
+                if node.is_terminal():
+                    result = float(node.reward())
+                    if tt is not None:
+                        tt[k] = (result, _EXACT, _UNLIMITED)
+                elif dleft == 0:
+                    result = float(cut_value(node))
+                    if tt is not None:
+                        tt[k] = (result, _EXACT, 0)
+                else:
+                    weight = 0.0
+                    if node.is_chance():
+                        kind, best = _CHANCE, 0.0
+                        moves: Iterator[Any] = self._outcomes(node)
+                        weight, child = next(moves)
+                        window = (low, high)
+                    else:
+                        kind = _MIN if two_player and node.to_move == 1 else _MAX
+                        best = 2.0 if kind == _MIN else -1.0
+                        moves = iter(node.children())
+                        child = next(moves, None)
+                        window = (alpha, beta)
+                    if child is not None:
+                        if ply <= emit_limit:
+                            nid = len(ups)
+                            if tids:
+                                parent: int | None = tids[-1]
+                                moves_of.append(reported[-1])
+                                reported[-1] += 1
+                            else:
+                                parent = None
+                                moves_of.append(0)
+                            ups.append(parent)
+                            counts.nodes = nodes
+                            yield new_event(Event, (_ENTER, node, ply, step, None, nid, parent))
+                            step += 1
+                            tids.append(nid)
+                            reported.append(0)
+                        alpha, beta = window
+                        stack.append(
+                            [
+                                node,
+                                moves,
+                                alpha,
+                                beta,
+                                best,
+                                alpha,
+                                k,
+                                child,
+                                kind,
+                                beta,
+                                weight,
+                                0.0,
+                            ]
+                        )
+                        node = child
+                        if kind != _CHANCE:
+                            dleft -= dec
+                        ply += 1
+                        continue
+                    # no move although not terminal: score it as the game's end
+                    result = terminal_reward(node)
+            if ply <= emit_limit:
+                last = len(ups)
+                if tids:
+                    parent = tids[-1]
+                    moves_of.append(reported[-1])
+                    reported[-1] += 1
+                else:
+                    parent = None
+                    moves_of.append(0)
+                ups.append(parent)
+                counts.nodes = nodes
+                yield new_event(Event, (_LEAF, node, ply, step, result, last, parent))
+                step += 1
+            # return `result` up the stack until a node has a move left to search
+            while stack:
+                frame = stack[-1]
+                ply -= 1
+                kind = frame[8]
+                if kind == _CHANCE:
+                    frame[4] += frame[10] * result
+                    frame[11] += frame[10]
+                    shown = frame[4] / frame[11]
+                else:
+                    dleft += dec
+                    if (result > frame[4]) if kind == _MAX else (result < frame[4]):
+                        frame[4] = result
+                        if ply == 0:
+                            best_child = frame[7]
+                            if improve:
+                                counts.nodes = nodes
+                                yield new_event(
+                                    Event, (_IMPROVE, best_child, 1, step, result, last, 0)
+                                )
+                                step += 1
+                        if alpha_beta:
+                            if kind == _MAX:
+                                if result > frame[2]:
+                                    frame[2] = result
+                            elif result < frame[3]:
+                                frame[3] = result
+                    shown = frame[4]
+                if ply <= emit_limit:
+                    nid = tids[-1]
+                    parent = ups[nid]
+                    counts.nodes = nodes
+                    yield new_event(Event, (_BACKTRACK, frame[0], ply, step, shown, nid, parent))
+                    step += 1
+                if frame[2] < frame[3]:
+                    if kind == _CHANCE:
+                        pair = next(frame[1], None)
+                        if pair is not None:
+                            frame[10], child = pair
+                            frame[7] = node = child
+                            alpha, beta = low, high
+                            ply += 1
+                            break
+                    else:
+                        child = next(frame[1], None)
+                        if child is not None:
+                            frame[7] = node = child
+                            alpha, beta = frame[2], frame[3]
+                            dleft -= dec
+                            ply += 1
+                            break
+                else:  # a cut-off (never at a chance node): the moves left are not searched
+                    counts.cuts += 1
+                    if ply <= emit_limit:
+                        pruned = sum(1 for _ in frame[1])
+                        if pruned:
+                            counts.nodes = nodes
+                            yield new_event(
+                                Event, (_PRUNE, frame[0], ply, step, float(pruned), nid, parent)
+                            )
+                            step += 1
+                if ply <= emit_limit:
+                    last = tids.pop()
+                    reported.pop()
+                if kind == _CHANCE:
+                    result = frame[4] / frame[11]
+                    if tt is not None:
+                        tt[frame[6]] = (result, _EXACT, dleft)
+                else:
+                    result = frame[4]
+                    if tt is not None:
+                        if result <= frame[5]:
+                            tt[frame[6]] = (result, _UPPER, dleft)
+                        elif result >= frame[9]:
+                            tt[frame[6]] = (result, _LOWER, dleft)
+                        else:
+                            tt[frame[6]] = (result, _EXACT, dleft)
+                stack.pop()
+            else:
+                self.nodes = nodes
+                counts.nodes = 0
+                counts.searched += nodes
+                return result, best_child, step
+
+    def _outcomes(self, node: Any) -> Iterator[tuple[float, Any]]:
+        """The ``(weight, outcome)`` pairs a chance node is searched over: every outcome
+        with its probability, or those of ``samples`` draws, weighted by their frequency."""
+        samples = self.options.samples
+        if not samples:
+            return iter(node.outcomes())
+        drawn: dict[Hashable, list[Any]] = {}
+        rng = self.rng
+        for _ in range(samples):
+            outcome = node.sample_outcome(rng)
+            k = key_of(outcome)
+            seen = drawn.get(k)
+            if seen is None:
+                drawn[k] = [1, outcome]
+            else:
+                seen[0] += 1
+        return iter([(count / samples, outcome) for count, outcome in drawn.values()])
 
 
 class _Tree:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,8 +12,10 @@ from searchvid.search.algorithm import Algorithm
 from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
 from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of
+from searchvid.search.status import Field
 
 _ENTER = EventKind.ENTER
+_ROLL = EventKind.ROLL
 _LEAF = EventKind.LEAF
 _RESTART = EventKind.RESTART
 _IMPROVE = EventKind.IMPROVE
@@ -43,8 +45,12 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
     - Then ``ENTER`` for each randomly drawn child, depth one more each step, and ``LEAF``
       for the node where the walk ends (no children, terminal, at ``max_depth``, or, with
       ``avoid_cycles``, only children already visited in this walk).
-    - ``IMPROVE`` right after an ENTER/LEAF whose node's value strictly beats every earlier
-      node's. ENTER/LEAF/RESTART carry the node's value.
+    - At a chance node the walk follows nature: the outcome is drawn with its probability
+      (``sample_outcome``) and gets ``ROLL`` instead of ``ENTER`` (still ``LEAF`` when the
+      walk ends there), so a random game shows each roll of the dice. With ``avoid_cycles``
+      an outcome already visited in the walk ends it at the chance node (LEAF).
+    - ``IMPROVE`` right after an ENTER/ROLL/LEAF whose node's value strictly beats every
+      earlier node's. ENTER/ROLL/LEAF/RESTART carry the node's value.
 
     Tree nodes (``id`` and ``parent`` of the events): the walks form a trie. The root is
     tree node 0 (its ENTER/LEAF and every RESTART); a step from tree node P to a state
@@ -57,15 +63,25 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
     """
 
     name = "random-walk"
+    title = "random walk"
     summary = "Random moves from the start until stuck, then start over."
     options_type = RandomWalkOptions
     value_option = "value"
+
+    _walk: int = 0
+    """The walk under way, counting from 1 (0 before the first)."""
+
+    def status(self) -> Sequence[Field]:
+        """``walk 3/10``: the walk under way, of ``restarts``."""
+        return (Field("walk", self._walk, of=self.options.restarts),)
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
         rng, value = self.rng, self.value
         max_depth = opts.max_depth if opts.max_depth > 0 else -1
-        check_terminal = Capability.TERMINAL in capabilities_of(root)
+        caps = capabilities_of(root)
+        check_terminal = Capability.TERMINAL in caps
+        chance = Capability.CHANCE in caps
         draw = drawer(root)
         key = key_function(root)
         avoid = opts.avoid_cycles
@@ -76,8 +92,10 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
         trie: dict[tuple[int, Hashable], int] = {}
         created = 1  # tree nodes so far (the root): the next id
         for walk in range(opts.restarts):
+            self._walk = walk + 1
             node, depth, v = root, 0, root_value
             nid, parent = 0, None
+            rolled = False  # `node` is an outcome nature drew at a chance node
             fresh = False  # `node` was created by this walk: its steps are all new
             visited: set[Hashable] = {key(root)} if avoid else set()
             if walk:
@@ -87,6 +105,14 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
                 k = None
                 if depth == max_depth or (check_terminal and node.is_terminal()):
                     nxt = None
+                elif chance and node.is_chance():
+                    nxt = draw(node, rng)  # nature's roll: sample_outcome
+                    if avoid:
+                        k = key(nxt)
+                        if k in visited:
+                            nxt = None
+                        else:
+                            visited.add(k)
                 elif avoid:
                     nxt, k = draw_unvisited(node, rng, visited, key, draw)
                     if nxt is not None:
@@ -94,9 +120,8 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
                 else:
                     nxt = draw(node, rng)
                 if walk == 0 or depth > 0:
-                    yield new_event(
-                        Event, (_LEAF if nxt is None else _ENTER, node, depth, step, v, nid, parent)
-                    )
+                    kind = _LEAF if nxt is None else _ROLL if rolled else _ENTER
+                    yield new_event(Event, (kind, node, depth, step, v, nid, parent))
                     step += 1
                     if v > best:
                         best = v
@@ -104,6 +129,8 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
                         step += 1
                 if nxt is None:
                     break
+                if chance:
+                    rolled = node.is_chance()
                 edge = (nid, key(nxt) if k is None else k)
                 parent = nid
                 found = None if fresh else trie.get(edge)
