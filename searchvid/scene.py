@@ -194,8 +194,11 @@ class Scene:
 
     def score(self, index: int = 0) -> Callable[[Any], float] | None:
         """The value shown in the HUD: the one the search ranks by, else the domain's
-        default value function, else None."""
+        default value function, else None (also for searches whose events carry the values
+        to show, such as minimax's proved values)."""
         spec = self.searches[index]
+        if spec.algorithm_type.reports_values:
+            return None
         field = spec.algorithm_type.value_option
         chosen = spec.options.get(field) if field is not None else None
         name = chosen if isinstance(chosen, str) else self.domain.default_value
@@ -216,7 +219,7 @@ class Scene:
             video=self.paced_video,
             title=f"{index + 1} · {spec.algorithm_type.display_name()}" if several else self.title,
             score=score,
-            values=score is not None,
+            values=score is not None or spec.algorithm_type.reports_values,
             panel=self._panel_factory() if self.video.tree else None,
             label=self.label,
             narrator=self.domain,
@@ -227,6 +230,8 @@ class Scene:
 
     def _value_name(self, index: int) -> str | None:
         spec = self.searches[index]
+        if spec.algorithm_type.reports_values:
+            return "value"
         field = spec.algorithm_type.value_option
         chosen = spec.options.get(field) if field is not None else None
         return chosen if isinstance(chosen, str) else self.domain.default_value

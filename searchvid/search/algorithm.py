@@ -55,6 +55,8 @@ class Algorithm(ABC, Generic[OptionsT]):
         title: The name readers know ("A*"; None: ``name``), shown in the status strip.
         move_phase: What its MOVE events are: "solution" (a found path played out) or
             "playing" (moves committed during a game).
+        reports_values: Its events carry the values worth showing (minimax: the values it
+            has proved), so the strip shows those rather than a value function of the node.
     """
 
     name: ClassVar[str]
@@ -66,6 +68,7 @@ class Algorithm(ABC, Generic[OptionsT]):
     heuristic_option: ClassVar[str | None] = None
     title: ClassVar[str | None] = None
     move_phase: ClassVar[str] = "solution"
+    reports_values: ClassVar[bool] = False
 
     def __init__(
         self,

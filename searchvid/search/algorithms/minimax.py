@@ -153,6 +153,7 @@ class Minimax(Algorithm[MinimaxOptions]):
     name = "minimax"
     title = "minimax"
     move_phase = "playing"
+    reports_values = True
     summary = (
         "Negamax with alpha-beta and a transposition table: solves two-player games; "
         "expectimax in games of chance."
