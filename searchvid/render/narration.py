@@ -64,7 +64,6 @@ class Narration:
     def __init__(self, voice: Voice) -> None:
         self.voice = voice
         self._nodes: OrderedDict[int, Any] = OrderedDict()
-        self._moves = 0
 
     def observe(self, event: Event) -> None:
         """Remember the event's tree node (every event, in order)."""
@@ -74,8 +73,6 @@ class Narration:
             nodes.move_to_end(event.id)
             if len(nodes) > MEMORY:
                 nodes.popitem(last=False)
-        if event.kind is EventKind.MOVE:
-            self._moves += 1
 
     def text(
         self,
@@ -139,10 +136,9 @@ class Narration:
         elif kind is EventKind.RESTART:
             text = "restart from the start"
         elif kind is EventKind.MOVE:
-            verb = (
-                "play" if self.voice.move_phase == "playing" else f"solution, move {self._moves}:"
-            )
-            text = f"{verb} {move}" if move else f"{self.voice.move_phase}, move {self._moves}"
+            number = event.depth  # moves from the start along the played line
+            verb = "play" if self.voice.move_phase == "playing" else f"solution, move {number}:"
+            text = f"{verb} {move}" if move else f"{self.voice.move_phase}, move {number}"
         elif kind is EventKind.LEAF:
             ending = self._value_words(event.value) if event.value is not None else None
             outcome = f" ({ending})" if isinstance(ending, str) else ""
