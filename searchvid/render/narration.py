@@ -98,6 +98,8 @@ class Narration:
         if voice.values:
             value = voice.score(node) if voice.score is not None else event.value
             name = voice.value_name or "value"
+            if any(f.name == name for f in shown):  # the domain's own "score 52" is not 0.575
+                name = f"{name} value"
             shown.append(_value_field(name, self._value_words(value)))
             shown.append(_value_field("best", self._value_words(best)))
         caption = self._caption(event, best, improving) if voice.captions else None
