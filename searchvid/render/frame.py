@@ -278,7 +278,8 @@ class FramePainter:
         self._frames[track] += 1
         if hud is None or strip is None:
             return
-        urgent = event.kind is EventKind.MOVE  # restarts and new bests wait for the schedule
+        # the played line shows at once; restarts and new bests wait for the schedule
+        urgent = event.kind is EventKind.MOVE or event.kind is EventKind.ROLL
         if count % self.strip_every and not urgent:
             return
         text = self.narrations[track].text(event, best, improving, fields)

@@ -259,7 +259,7 @@ def _hold(shown: Sequence[Shown], move_hold: int, best_hold: int) -> int:
     hold = 0
     for item in shown:
         if item is not None:
-            if item[0].kind is _MOVE:
+            if item[0].kind in _PLAYED:
                 hold = max(hold, move_hold)
             if item[2]:
                 hold = max(hold, best_hold)
@@ -396,7 +396,7 @@ def _track(job: RenderJob, source: Callable[[], Iterable[Event]] | None) -> Trac
     return Track(job.view, job.voice(), panel)
 
 
-_MOVE = EventKind.MOVE
+_PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
 _IMPROVE = EventKind.IMPROVE
 Shown = tuple[Event, float | None, bool] | None
 """What a column shows: the event of its latest frame, the best value so far, and whether

@@ -33,6 +33,9 @@ def selects(selection: FrameSelection, kind: EventKind) -> bool:
     raise ValueError(f"unknown frame selection {selection!r}")
 
 
+_PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
+"""The played line: committed moves and the dice nature rolled, never thinned away."""
+
 FINAL_FRAME_LOOKAHEAD = 4096
 """Events buffered after a skipped candidate, waiting to see whether it was the last one."""
 
@@ -43,8 +46,9 @@ def assign_frames(
     """Pair every event with the index of the frame it becomes, or None.
 
     The candidates chosen by ``video.frames`` are counted from 0; candidates ``0, every,
-    2 * every, ...`` become frames ``0, 1, 2, ...``. Under ``frames = "all"`` a MOVE event
-    (a committed move, a solution being played out) is always a frame and is not counted, so
+    2 * every, ...`` become frames ``0, 1, 2, ...``. Under ``frames = "all"`` a MOVE or ROLL
+    event (a committed move, a solution being played out, a roll of the dice) is always a
+    frame and is not counted, so
     ``every`` thins the search but never the answer; with ``duration`` (pacing) a candidate
     whose node the next events report as a new best (IMPROVE) is kept too. The last candidate
     of the stream always becomes the final frame even when ``every`` would skip it, so a video
@@ -89,7 +93,7 @@ def assign_frames(
         if not candidate:
             yield event, None
             continue
-        if selection == "all" and event.kind is EventKind.MOVE:
+        if selection == "all" and event.kind in _PLAYED:
             keep = True
         else:
             keep = candidates % every == 0
@@ -126,7 +130,7 @@ def pace(streams: Iterable[Iterable[Event]], video: VideoOptions) -> VideoOption
         thinned = kept = 0
         for event in islice(events, video.max_events):
             if selects(video.frames, event.kind):
-                if video.frames == "all" and event.kind is EventKind.MOVE:
+                if video.frames == "all" and event.kind in _PLAYED:
                     kept += move_units
                 else:
                     thinned += 1

@@ -176,3 +176,12 @@ def test_pace_chooses_every_to_fit_the_duration() -> None:
     frames = sum(f is not None for _, f in assign_frames(long_search(), paced))
     assert abs((frames + 20) / 10 - 30.0) <= 1.0  # about the duration asked for
     assert pace([long_search()], VideoOptions()) == VideoOptions()
+
+
+def test_rolls_of_the_dice_are_never_thinned_away() -> None:
+    rolled = EventKind.ROLL
+    kinds = [EN, EN, rolled, EN, EN, EN, rolled, EN]
+    frames = frames_of(kinds, every=3)
+    assert frames[2] is not None  # a roll is a frame whatever every says
+    assert frames[6] is not None
+    assert frames[0] == 0
