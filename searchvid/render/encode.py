@@ -339,6 +339,13 @@ class _AtomicOutput:
         self.path = path
         self._tmp: Path | None = None
         self._created: list[Path] = []
+        self._count = 0  # frames in the output so far, as the format counts them
+
+    @property
+    def encoded_frames(self) -> int:
+        """Frames in the output so far (MP4 counts held copies; GIF and HTML lengthen a frame
+        instead)."""
+        return self._count
 
     def __enter__(self) -> Self:
         try:
@@ -441,15 +448,10 @@ class Mp4Encoder(_AtomicOutput):
         self._stdin: IO[bytes] | None = None
         self._log: IO[bytes] | None = None
         self._last: Pixels | None = None
-        self._count = 0
 
     @property
     def pixel_format(self) -> PixelFormat:
         return self._format
-
-    @property
-    def encoded_frames(self) -> int:
-        return self._count
 
     def command(self) -> list[str]:
         """The ffmpeg command line: output to the temporary file (to the target before the
@@ -610,16 +612,11 @@ class GifEncoder(_AtomicOutput):
         self._file: IO[bytes] | None = None
         self._delay_at = 0
         self._delay = 0
-        self._count = 0
         self._ticks = 0  # frame durations written so far, holds included
 
     @property
     def pixel_format(self) -> PixelFormat:
         return PixelFormat.PAL8
-
-    @property
-    def encoded_frames(self) -> int:
-        return self._count
 
     def _open(self) -> None:
         self._make_parent()
@@ -744,16 +741,11 @@ class PngFolderEncoder(_AtomicOutput):
     def __init__(self, path: Path, *, compress_level: int = 1) -> None:
         super().__init__(path)
         self._level = compress_level
-        self._count = 0
         self._linked: Path | None = None  # the folder a symbolic-link target points to
 
     @property
     def pixel_format(self) -> PixelFormat:
         return PixelFormat.RGB24
-
-    @property
-    def encoded_frames(self) -> int:
-        return self._count
 
     def _open(self) -> None:
         if self.path.is_symlink() and self.path.is_dir():

@@ -144,16 +144,10 @@ class HtmlEncoder(_AtomicOutput):
         self._previous: Pixels | None = None
         self._since_key = 0
         self._meta: dict[str, Any] | None = None
-        self._count = 0
 
     @property
     def pixel_format(self) -> PixelFormat:
         return PixelFormat.PAL8
-
-    @property
-    def encoded_frames(self) -> int:
-        """Frames in the page (a held frame counts once: holding lengthens it)."""
-        return self._count
 
     def annotate(self, meta: Mapping[str, Any]) -> None:
         """Keep ``meta`` as the details of the next frame written (the last call wins).
