@@ -21,7 +21,7 @@ The game's score (the real game's scoring, played with unlimited tiles):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from searchvid.domains.railroad.grid import (
@@ -317,8 +317,9 @@ class Score:
         return self.exits + self.longest_road + self.longest_rail + self.centre - self.errors
 
 
-def _errors(cells: bytes) -> int:
-    errors = 0
+def _error_ends(cells: bytes) -> Iterator[int]:
+    """Every route end that counts as an error: the empty interior cell it leads into, or -1
+    where it faces a blank side or the other transport (the outer edge is never an error)."""
     for c in INTERIOR:
         sides = SIDES[cells[c]]
         for d in range(4):
@@ -328,10 +329,14 @@ def _errors(cells: bytes) -> int:
             other = c + OFFSETS[d]
             code = cells[other]
             if code == EMPTY:
-                errors += other in _INTERIOR_SET  # the outer edge is never an error
+                if other in _INTERIOR_SET:
+                    yield other
             elif SIDES[code][(d + 2) % 4] != transport:
-                errors += 1
-    return errors
+                yield -1
+
+
+def _errors(cells: bytes) -> int:
+    return sum(1 for _ in _error_ends(cells))
 
 
 def open_ends(cells: bytes, choices: Sequence[Sequence[int]]) -> tuple[int, int]:
@@ -344,24 +349,13 @@ def open_ends(cells: bytes, choices: Sequence[Sequence[int]]) -> tuple[int, int]
     """
     live = dead = 0
     f0, f1, f2, f3 = FACING
-    for c in INTERIOR:
-        sides = SIDES[cells[c]]
-        for d in range(4):
-            transport = sides[d]
-            if not transport:
+    for other in _error_ends(cells):
+        if other >= 0:
+            n, e, s, w = other - SIZE, other + 1, other + SIZE, other - 1
+            if choices[f0[cells[n]] | f1[cells[e]] | f2[cells[s]] | f3[cells[w]]]:
+                live += 1
                 continue
-            other = c + OFFSETS[d]
-            code = cells[other]
-            if code == EMPTY:
-                if other in _INTERIOR_SET:
-                    n, e, s, w = other - SIZE, other + 1, other + SIZE, other - 1
-                    key = f0[cells[n]] | f1[cells[e]] | f2[cells[s]] | f3[cells[w]]
-                    if choices[key]:
-                        live += 1
-                    else:
-                        dead += 1
-            elif SIDES[code][(d + 2) % 4] != transport:
-                dead += 1
+        dead += 1
     return live, dead
 
 
