@@ -103,6 +103,21 @@ class _Counters:
         self.cuts = 0
 
 
+def _probe(entry: tuple[float, int, int], alpha: float, beta: float) -> tuple[float, float, float]:
+    """Use a transposition-table entry deep enough for the node: ``(value, alpha, beta)``,
+    the value when the entry settles the node (else -1) and the window it narrows."""
+    v, flag = entry[0], entry[1]
+    if flag == _EXACT:
+        return v, alpha, beta
+    if flag == _LOWER:
+        if v >= beta:
+            return v, alpha, beta
+        return -1.0, max(alpha, v), beta
+    if v <= alpha:
+        return v, alpha, beta
+    return -1.0, alpha, min(beta, v)
+
+
 class Minimax(Algorithm[MinimaxOptions]):
     """Negamax with alpha-beta and a bound-flag transposition table, never recursing;
     expectimax in games of chance.
@@ -306,18 +321,7 @@ class Minimax(Algorithm[MinimaxOptions]):
             if tt_get is not None and stack:
                 entry = tt_get(k)
                 if entry is not None and entry[2] >= dleft:
-                    v, flag = entry[0], entry[1]
-                    if flag == _EXACT:
-                        result = v
-                    elif flag == _LOWER:
-                        if v >= beta:
-                            result = v
-                        elif v > alpha:
-                            alpha = v
-                    elif v <= alpha:
-                        result = v
-                    elif v < beta:
-                        beta = v
+                    result, alpha, beta = _probe(entry, alpha, beta)
                     if result >= 0.0:
                         counts.hits += 1
             if result < 0.0:
@@ -475,18 +479,7 @@ class Minimax(Algorithm[MinimaxOptions]):
             if tt_get is not None and stack:
                 entry = tt_get(k)
                 if entry is not None and entry[2] >= dleft:
-                    v, flag = entry[0], entry[1]
-                    if flag == _EXACT:
-                        result = v
-                    elif flag == _LOWER:
-                        if v >= beta:
-                            result = v
-                        elif v > alpha:
-                            alpha = v
-                    elif v <= alpha:
-                        result = v
-                    elif v < beta:
-                        beta = v
+                    result, alpha, beta = _probe(entry, alpha, beta)
                     if result >= 0.0:
                         counts.hits += 1
             if result < 0.0:
