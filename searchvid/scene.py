@@ -196,12 +196,9 @@ class Scene:
         """The value shown in the HUD: the one the search ranks by, else the domain's
         default value function, else None (also for searches whose events carry the values
         to show, such as minimax's proved values)."""
-        spec = self.searches[index]
-        if spec.algorithm_type.reports_values:
+        if self.searches[index].algorithm_type.reports_values:
             return None
-        field = spec.algorithm_type.value_option
-        chosen = spec.options.get(field) if field is not None else None
-        name = chosen if isinstance(chosen, str) else self.domain.default_value
+        name = self._value_name(index)
         return _values(self.domain).get(name) if name is not None else None
 
     def is_goal(self, node: Any) -> bool | None:
@@ -229,6 +226,8 @@ class Scene:
         )
 
     def _value_name(self, index: int) -> str | None:
+        """The name of the value search ``index`` shows: the one it ranks by, else the
+        domain's default ("value" for searches whose events carry their own values)."""
         spec = self.searches[index]
         if spec.algorithm_type.reports_values:
             return "value"
