@@ -7,8 +7,10 @@ interrupted. Every error is one line ``Error: ...`` on stderr, never a traceback
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,6 +61,8 @@ class _Group(click.Group):
                     _fail(error.format_message(), error.exit_code)
                 except click.Abort:
                     _fail("interrupted", 130)
+                except _ReaderGoneError:
+                    _reader_gone()
                 except UsageError as error:
                     _fail(str(error), 2)
                 except RunError as error:
@@ -76,6 +80,36 @@ class _Group(click.Group):
                 _fail(str(stop), stop.exit_code)
             except KeyboardInterrupt:  # raised by code rather than by a signal
                 _fail("interrupted", 130)
+
+
+class _ReaderGoneError(Exception):
+    """Standard output's reader went away (``searchvid trace | head -1``)."""
+
+
+def _echo(text: str, *, nl: bool = True) -> None:
+    """Print ``text`` on standard output, flushed at once.
+
+    A reader that went away ends the command quietly, as it ends a Unix tool (exit code
+    141, SIGPIPE's); any other failure to write (``> /dev/full``) is one error line.
+    """
+    try:
+        click.echo(text, nl=nl)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise _ReaderGoneError from None
+    except OSError as error:
+        raise RunError(f"cannot write to standard output: {error.strerror or error}") from None
+
+
+def _reader_gone() -> NoReturn:
+    """Exit as a Unix tool whose reader closed the pipe: quietly, with SIGPIPE's code.
+
+    Standard output now points at the null device, so that Python's own flush on the way
+    out does not fail again with an ``Exception ignored`` line.
+    """
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(128 + 13)
 
 
 def _fail(message: str, code: int) -> NoReturn:
@@ -160,7 +194,20 @@ def render(
         width=width,
     )
     result = loaded.render(output, progress=wants_progress_bar(quiet=quiet), snapshots=snapshots)
-    click.echo(str(result))
+    try:
+        _echo(str(result))
+    except (RunError, _ReaderGoneError):
+        _discard(result.path)  # the command fails, so it leaves no output behind
+        raise
+
+
+def _discard(path: Path) -> None:
+    """Remove a render's output (a file, or a folder of frames)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
 
 
 @main.command()
@@ -192,7 +239,11 @@ def preview(
         raise UsageError(f"{target}: the preview is a PNG; name it OUT.png")
     image = np.asarray(loaded.preview(index))
     write_png(image, target)
-    click.echo(f"frame {index} -> {target}")
+    try:
+        _echo(f"frame {index} -> {target}")
+    except (RunError, _ReaderGoneError):
+        _discard(target)
+        raise
 
 
 @main.command()
@@ -207,7 +258,7 @@ def trace(scene: str, limit: int | None, frames: int | None, seed: int | None) -
     the video frame the event becomes, or null.
     """
     for record in _load(scene, seed=seed, frames=frames).trace(limit):
-        click.echo(json.dumps(record, ensure_ascii=False))
+        _echo(json.dumps(record, ensure_ascii=False))
 
 
 @main.command()
@@ -218,26 +269,57 @@ def trace(scene: str, limit: int | None, frames: int | None, seed: int | None) -
 def run(scene: str, as_json: bool, frames: int | None, seed: int | None) -> None:
     """Run the search of SCENE without rendering and print statistics.
 
-    The search stops where the video would (max_frames), like render and trace.
+    The search stops where the video would (max_frames), like render and trace. With
+    several searches (a race), the race's figures come first, then each search's. With
+    --json, one object: events, frames, seconds, peak_rss_mb, best ({label, value, depth})
+    and solved; a race adds searches (one such object per search), failed (the indices of
+    searches that raised) and best.search (the index of the search that found best). Exit
+    code 1 when a search failed.
     """
     stats = _load(scene, seed=seed, frames=frames).run()
     if as_json:
-        click.echo(json.dumps(stats, ensure_ascii=False))
-        return
-    best = stats["best"]
-    solved = {True: "yes", False: "no", None: "n/a (no goal)"}[stats["solved"]]
+        _echo(json.dumps(stats, ensure_ascii=False))
+    else:
+        _print_stats(stats)
+    failed = stats.get("failed", [])
+    if failed:
+        one = stats["searches"][failed[0]]
+        raise RunError(f"search[{failed[0]}] ({one['algorithm']}): {one['error']}")
+
+
+def _print_stats(stats: dict[str, Any]) -> None:
+    """``run``'s table: one search, or a race and then each of its searches, indented."""
+    searches = stats.get("searches")
+    what = "race" if searches else "search"
     rows = [
         ("scene", f"{stats['scene']} ({stats['title']})"),
-        ("search", f"{stats['algorithm']} on {stats['domain']}, seed {stats['seed']}"),
+        (what, f"{stats['algorithm']} on {stats['domain']}, seed {stats['seed']}"),
+        *_stat_rows(stats),
+    ]
+    for name, text in rows:
+        _echo(f"{name:<9} {text}")
+    for index, one in enumerate(searches or []):
+        _echo(f"search[{index}] {one['algorithm']}")
+        for name, text in _stat_rows(one):
+            _echo(f"  {name:<9} {text}")
+
+
+def _stat_rows(stats: dict[str, Any]) -> list[tuple[str, str]]:
+    if "error" in stats:
+        return [("events", str(stats["events"])), ("error", stats["error"])]
+    solved = {True: "yes", False: "no", None: "n/a (no goal)"}[stats["solved"]]
+    best = _describe_best(stats["best"])
+    if stats["best"] is not None and "search" in stats["best"]:
+        index = stats["best"]["search"]
+        best += f" (search[{index}], {stats['searches'][index]['algorithm']})"
+    return [
         ("events", str(stats["events"])),
         ("frames", str(stats["frames"])),
         ("seconds", f"{stats['seconds']:.3f}"),
         ("peak RSS", f"{stats['peak_rss_mb']:.1f} MB" if stats["peak_rss_mb"] else "unknown"),
-        ("best", _describe_best(best)),
+        ("best", best),
         ("solved", solved),
     ]
-    for name, text in rows:
-        click.echo(f"{name:<9} {text}")
 
 
 def _describe_best(best: dict[str, Any] | None) -> str:
@@ -267,7 +349,7 @@ def scenes(folder: Path | None) -> None:
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
         cells = [text.ljust(width) for text, width in zip(row, widths, strict=False)]
-        click.echo("  ".join([*cells, row[3]]))
+        _echo("  ".join([*cells, row[3]]))
 
 
 def _scene_row(path: Path) -> tuple[str, str, str, str]:
@@ -294,7 +376,7 @@ def check(name: str) -> None:
 
     domain = _domain_to_check(name)
     failures = check_domain(domain)
-    click.echo(format_report(domain.name, failures, len(CHECKS)))
+    _echo(format_report(domain.name, failures, len(CHECKS)))
     if failures:
         sys.exit(1)
 
@@ -314,7 +396,7 @@ def domains(names: tuple[str, ...]) -> None:
     """List the domains (or the named ones): summary, options, value functions."""
     from searchvid.reference import format_domains
 
-    click.echo(format_domains(list(names) or None), nl=False)
+    _echo(format_domains(list(names) or None), nl=False)
 
 
 @main.command()
@@ -323,4 +405,4 @@ def algorithms(names: tuple[str, ...]) -> None:
     """List the search algorithms (or the named ones): summary and options."""
     from searchvid.reference import format_algorithms
 
-    click.echo(format_algorithms(list(names) or None), nl=False)
+    _echo(format_algorithms(list(names) or None), nl=False)

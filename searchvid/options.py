@@ -182,6 +182,9 @@ def _convert_scalar(key: str, tp: Any, value: Any) -> Any:
     raise OptionError(key, f"must be {describe_type(tp)}, got {_toml_type(value)} {value!r}")
 
 
+_INT_MIN, _INT_MAX = -(2**63), 2**63 - 1
+
+
 def _finite(key: str, value: int | float) -> float:
     """``value`` as a float, refusing what TOML allows but no option can use: nan, ±inf."""
     try:
@@ -205,6 +208,10 @@ def _check_range(key: str, value: Any, metadata: Mapping[str, Any]) -> None:
     if not isinstance(value, int | float) or isinstance(value, bool):
         return
     low, high = metadata.get("minimum"), metadata.get("maximum")
+    if isinstance(value, int) and not _INT_MIN <= value <= _INT_MAX:
+        # TOML's own range, which is also what counters such as islice's stop can take.
+        low = _INT_MIN if low is None else low
+        high = _INT_MAX if high is None else high
     if (low is None or value >= low) and (high is None or value <= high):
         return
     if low is not None and high is not None:

@@ -43,12 +43,12 @@ import numpy.typing as npt
 from PIL import Image
 
 from searchvid.domains import DOMAINS, Domain, make_domain
-from searchvid.errors import CapabilityError, OptionError, SceneError, UsageError
+from searchvid.errors import CapabilityError, OptionError, SceneError, SearchvidError, UsageError
 from searchvid.memory import peak_rss_mb
 from searchvid.options import build_options, option
 from searchvid.plugins import PluginRegistry
 from searchvid.render.atlas import TileAtlas
-from searchvid.render.encode import OutputKind, check_frame_size, output_kind
+from searchvid.render.encode import OutputKind, check_frame_size, check_target
 from searchvid.render.pipeline import RenderJob, RenderResult, frame_size, render, render_frame
 from searchvid.render.policy import assign_frames, pace
 from searchvid.render.settings import VideoOptions
@@ -378,7 +378,7 @@ class Scene:
         folder = Path(snapshots) if snapshots is not None else None
         if folder is not None and _inside(folder, target):
             raise UsageError(f"--snapshots {folder} is inside the output {target}")
-        self.check_frames(output_kind(target))
+        self.check_frames(check_target(target))
         jobs = self.render_jobs()
         if progress is True:
             from searchvid.progress import progress_bar
@@ -461,40 +461,66 @@ class Scene:
             (None for a domain without a goal). Where the search reached a goal, ``best`` is
             that goal (the best-valued one reported, else the first reached) and ``solved`` is
             true. The domain may add keys about the last frame's node (its ``report``:
-            Railroad Ink adds ``score`` and ``rounds``). For several searches:
-            ``{"searches": [one such object per search], ...}`` with the scene's ``scene``,
-            ``title``, ``domain``, ``seed``, total ``events`` and ``seconds``, ``frames`` of
-            the video (the longest search's) and ``peak_rss_mb``.
+            Railroad Ink adds ``score`` and ``rounds``).
+
+            For several searches (a race), the same keys for the race as a whole, and
+            ``searches``, one such object per search in the scene's order:
+
+            - ``algorithm``: the searches' algorithms joined by ``" vs "``;
+            - ``events`` (the sum), ``frames`` (the video's: the longest search's),
+              ``seconds`` and ``peak_rss_mb`` of the whole run;
+            - ``best``: the best of the searches' ``best`` records (a goal before a non-goal,
+              then the higher value, then the shallower depth, then the earlier search),
+              with ``search``, the index of the search that found it; None if none did;
+            - ``solved``: whether any search reached a goal (None without a goal);
+            - ``failed``: the indices of the searches that raised an error. Such a search's
+              object has an ``error`` key (one line) and counts up to the failure; the other
+              searches run to their end.
+
+        Raises:
+            Exception: With a single search, whatever the search raised.
         """
         start = time.perf_counter()
-        each = [self._run_one(i) for i in range(len(self.searches))]
-        if len(each) == 1:
-            return each[0]
+        if len(self.searches) == 1:
+            return self._run_one(0)
+        each = [self._run_one(i, keep_errors=True) for i in range(len(self.searches))]
+        best = _best_of(each)
+        solved = [one["solved"] for one in each if "error" not in one]
         return {
             "scene": str(self.path),
             "title": self.title,
             "domain": self.domain_name,
+            "algorithm": " vs ".join(spec.algorithm for spec in self.searches),
             "seed": self.seed,
             "events": sum(one["events"] for one in each),
             "frames": max(one["frames"] for one in each),
             "seconds": round(time.perf_counter() - start, 6),
             "peak_rss_mb": peak_rss_mb(),
+            "best": best,
+            "solved": None if not self.domain.has_goal else any(solved),
+            "failed": [i for i, one in enumerate(each) if "error" in one],
             "searches": each,
         }
 
-    def _run_one(self, index: int) -> dict[str, Any]:
+    def _run_one(self, index: int, *, keep_errors: bool = False) -> dict[str, Any]:
         outcome = _Outcome(self, index)
         events = frames = 0
         last: Any = self.root()
         start = time.perf_counter()
-        for event, frame in assign_frames(self.events(index), self.paced_video):
-            outcome.see(event)
-            events += 1
-            if frame is not None:
-                frames += 1
-                last = event.node
+        error: str | None = None
+        try:
+            for event, frame in assign_frames(self.events(index), self.paced_video):
+                outcome.see(event)
+                events += 1
+                if frame is not None:
+                    frames += 1
+                    last = event.node
+        except Exception as exc:
+            if not keep_errors:
+                raise
+            error = _error_line(exc)
         seconds = time.perf_counter() - start
-        return {
+        record = {
             "scene": str(self.path),
             "title": self.title,
             "domain": self.domain_name,
@@ -504,10 +530,46 @@ class Scene:
             "frames": frames,
             "seconds": round(seconds, 6),
             "peak_rss_mb": peak_rss_mb(),
+        }
+        if error is not None:
+            return record | {"best": None, "solved": None, "error": error}
+        return record | {
             "best": outcome.best_record(),
             "solved": outcome.solved(),
             **self.domain.report(last),
         }
+
+
+def _error_line(error: Exception) -> str:
+    """One line for a search's failure, as the command line would print it."""
+    if isinstance(error, SearchvidError):
+        return " ".join(str(error).split())
+    return f"{type(error).__name__}: {' '.join(str(error).split())}"
+
+
+def _best_of(each: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The best of several searches' ``best`` records, with the index of its ``search``.
+
+    A goal reached comes first, then the higher value (a missing value is lowest), then
+    the shallower depth, then the earlier search.
+    """
+
+    def rank(index: int) -> tuple[bool, float, int, int]:
+        one = each[index]
+        best = one["best"]
+        value = best["value"]
+        return (
+            bool(one["solved"]),
+            -math.inf if value is None else value,
+            -best["depth"],
+            -index,
+        )
+
+    found = [i for i, one in enumerate(each) if one["best"] is not None]
+    if not found:
+        return None
+    winner = max(found, key=rank)
+    return {**each[winner]["best"], "search": winner}
 
 
 class _Traversal(Iterator[Event]):
@@ -670,12 +732,12 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
     except OptionError as error:
         raise SceneError(file, error.key, error.message) from None
     domain = _load_domain(file, top.domain, folder)
+    listed = not isinstance(top.search, Mapping)  # [[search]]: keys are search[i].KEY
     tables = [top.search] if isinstance(top.search, Mapping) else list(top.search)
     if not tables:
         raise SceneError(file, "search", "needs at least one search")
-    several = len(tables) > 1
     searches = tuple(
-        _load_search(file, domain, table, top.seed, folder, f"search[{i}]" if several else "search")
+        _load_search(file, domain, table, top.seed, folder, f"search[{i}]" if listed else "search")
         for i, table in enumerate(tables)
     )
     try:
@@ -703,7 +765,8 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
 
 
 def _fit_width(video: VideoOptions, shapes: Sequence[tuple[int, int]]) -> VideoOptions:
-    """With ``[video] width``, the largest even tile size whose frame fits that width.
+    """With ``[video] width``, the largest even tile size whose frame fits that width (and
+    searchvid's largest frame, :data:`MAX_FRAME_PIXELS`, once padded to the width).
 
     Raises:
         OptionError: Key ``width``: not even 8-pixel tiles fit.
@@ -712,10 +775,20 @@ def _fit_width(video: VideoOptions, shapes: Sequence[tuple[int, int]]) -> VideoO
         return video
     for size in range(512, 7, -2):
         fitted = dataclasses.replace(video, tile_size=size)
-        if frame_size(shapes, fitted)[0] <= video.width:
+        width, height = frame_size(shapes, fitted)
+        if width <= video.width and video.width * height <= MAX_FRAME_PIXELS:
             return fitted
     narrowest = frame_size(shapes, dataclasses.replace(video, tile_size=8))[0]
+    if narrowest <= video.width:
+        widest = _widest(shapes, video)
+        raise OptionError("width", f"must be at most {widest} px for this scene, got {video.width}")
     raise OptionError("width", f"must be at least {narrowest} px for this board, got {video.width}")
+
+
+def _widest(shapes: Sequence[tuple[int, int]], video: VideoOptions) -> int:
+    """The widest even ``width`` whose padded frame stays within :data:`MAX_FRAME_PIXELS`."""
+    height = frame_size(shapes, dataclasses.replace(video, tile_size=8, width=0))[1]
+    return (MAX_FRAME_PIXELS // max(height, 1)) // 2 * 2
 
 
 def _check_frames(
@@ -739,16 +812,41 @@ def _check_frames(
     problem = fits(video)
     if problem is None:
         return
-    smaller = (
-        size
-        for size in range(video.tile_size - 2, 7, -2)
-        if fits(dataclasses.replace(video, tile_size=size)) is None
-    )
-    best = next(smaller, None)
-    hint = f"use tile_size = {best} or less" if best is not None else "the board is too large"
-    raise SceneError(file, "video.tile_size", f"{problem}; {hint}")
+    key, hint = _frame_hint(video, shapes, fits)
+    raise SceneError(file, f"video.{key}", f"{problem}; {hint}")
 
 
+def _frame_hint(
+    video: VideoOptions,
+    shapes: Sequence[tuple[int, int]],
+    fits: Callable[[VideoOptions], str | None],
+) -> tuple[str, str]:
+    """The setting to change for a frame that is too large, and a value of it that fits.
+
+    The tile size where it decides the frame's size (no ``width``), else the output width,
+    else the tree panel's size: the first of these that can make the frame fit.
+    """
+    if not video.width:
+        for size in range(video.tile_size - 2, 7, -2):
+            if fits(dataclasses.replace(video, tile_size=size)) is None:
+                return "tile_size", f"use tile_size = {size} or less"
+    else:
+        low, high = 0, video.width  # the widest fitting width, by bisection on even widths
+        while high - low > 2:
+            middle = (low + high) // 4 * 2
+            try:
+                narrower = _fit_width(dataclasses.replace(video, width=middle), shapes)
+            except OptionError:
+                narrower = None
+            if narrower is not None and fits(narrower) is None:
+                low = middle
+            else:
+                high = middle
+        if low:
+            return "width", f"use width = {low} or less"
+    if video.tree and (video.tree_width or video.tree_height):
+        return "tree_width", "use a smaller tree_width and tree_height (0: the board's size)"
+    return "tile_size", "the board is too large"
 def _read_toml(path: Path) -> dict[str, Any]:
     file = str(path)
     try:
@@ -788,6 +886,10 @@ def _plugin(
     if isinstance(name, type):
         if not issubclass(name, registry.base):
             raise SceneError(file, key, f"{name.__name__} is not a {registry.what} class")
+        try:
+            registry.check_class(name, name.__qualname__)
+        except OptionError as error:
+            raise SceneError(file, key, error.message) from None
         return name
     if not isinstance(name, str):
         raise SceneError(file, key, f"must be a string; {listed}")

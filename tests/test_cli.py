@@ -516,10 +516,11 @@ def test_rendering_into_a_folder_of_other_files_is_refused(
     runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "notes.txt").write_text("mine")
-    line = assert_one_error_line(invoke(runner, "render", TREE, "-o", "."), 2)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    line = assert_one_error_line(invoke(runner, "render", TREE, "-o", "mine"), 2)
     assert "holds files other than frames" in line
-    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
 
 
 def test_deeply_nested_toml_is_one_scene_error_and_spares_the_listing(

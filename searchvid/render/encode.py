@@ -78,6 +78,52 @@ def output_kind(path: Path) -> OutputKind:
     )
 
 
+def check_target(path: Path) -> OutputKind:
+    """The format a render to ``path`` writes, once ``path`` is known to be usable.
+
+    Checked before any work, so that nothing is rendered only to fail at the final rename:
+    the suffix (see :func:`output_kind`), the name's length against its folder's limit
+    (255 bytes on most file systems) and, for a folder of frames, that it is not the current
+    folder or one that holds it (a folder in use cannot be replaced).
+
+    Raises:
+        UsageError: Naming the path and what is wrong with it.
+    """
+    check_name_length(path)
+    kind = output_kind(path)
+    if kind is OutputKind.FOLDER:
+        here = Path.cwd().resolve()
+        whole = path.resolve()
+        if whole == here or whole in here.parents:
+            raise UsageError(
+                f"{path}: a folder of frames cannot be the current folder or one that holds "
+                "it; name a new folder, e.g. -o frames"
+            )
+    return kind
+
+
+def check_name_length(path: Path) -> None:
+    """Refuse a file name longer than its folder (or the nearest existing parent) takes.
+
+    Raises:
+        UsageError: Naming the path, its length and the limit.
+    """
+    name = os.fsencode(path.name)
+    folder = _existing_ancestor(path.parent)
+    if len(name) > _name_max(folder):
+        raise UsageError(
+            f"{path}: the file name is {len(name)} bytes long; {folder} takes names of at "
+            f"most {_name_max(folder)} bytes"
+        )
+
+
+def _existing_ancestor(folder: Path) -> Path:
+    """``folder``, or the nearest of its parents that exists (where the name limit is read)."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
 GIF_MAX_SIDE = 0xFFFF
 """A GIF's width and height are 16-bit numbers: at most 65,535 px."""
 
@@ -809,9 +855,11 @@ def write_png(image: Pixels, path: Path) -> None:
     Missing folders on the way to ``path`` are created, and removed again if the write fails.
 
     Raises:
+        UsageError: The file name is longer than its folder takes.
         RunError: The disk is full or a file-size limit was met.
         OSError: Another failure to write.
     """
+    check_name_length(path)
     with _PngFile(path, image):
         pass
 

@@ -9,6 +9,7 @@ pixel for pixel.
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import os
 import time
@@ -23,7 +24,14 @@ import numpy.typing as npt
 
 from searchvid.errors import RunError, UsageError
 from searchvid.render.canvas import FrameBuffer, PixelFormat
-from searchvid.render.encode import Encoder, OutputKind, open_encoder, output_kind, write_png
+from searchvid.render.encode import (
+    Encoder,
+    OutputKind,
+    check_target,
+    open_encoder,
+    output_kind,
+    write_png,
+)
 from searchvid.render.frame import FrameLayout, FramePainter, Panel, Track, layout_events
 from searchvid.render.html import Annotates
 from searchvid.render.narration import Narrator, Voice
@@ -32,6 +40,7 @@ from searchvid.render.settings import VideoOptions
 from searchvid.render.view import View
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
+from searchvid.signals import run_to_completion
 
 __all__ = [
     "RenderJob",
@@ -191,7 +200,7 @@ def render(
         RunError: The encoder failed, a tile image is missing, or no event became a frame.
     """
     start = time.perf_counter()
-    output_kind(output)  # an unsupported suffix fails before any work
+    check_target(output)  # an unusable output path fails before any work
     sources, jobs = _normalise(events, job)
     video = jobs[0].video
     painter = _painter(sources, jobs, title)
@@ -211,7 +220,7 @@ def render(
     frames = 0
     if output_kind(output) is OutputKind.GIF:
         painter.strip_every = max(1, round(video.fps / GIF_STRIP_RATE))
-    with encoder:
+    with encoder, _kept_on_success(snapper):
         buffer = painter.open(encoder.pixel_format)
         for shown in run.frames():
             run.draw(shown)
@@ -485,7 +494,11 @@ def _frames_with_best(
 
 
 class _Snapshots:
-    """Writes ``improve_<k>.png`` for every strictly better IMPROVE event of one search."""
+    """Writes ``improve_<k>.png`` for every strictly better IMPROVE event of one search.
+
+    They are outputs of the render like the video: when the render fails or is interrupted,
+    :meth:`discard` removes the files written and the folders made for them.
+    """
 
     def __init__(self, job: RenderJob, folder: Path) -> None:
         self._painter = FramePainter([_track(job, None)], job.video)
@@ -493,6 +506,19 @@ class _Snapshots:
         self._folder = folder
         self._best: float | None = None
         self._count = 0
+        self._written: list[Path] = []
+        self._made: list[Path] = []  # folders created here, outermost first
+
+    def discard(self) -> None:
+        """Remove every snapshot written, then the folders made for them (if empty)."""
+        for path in self._written:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        self._written.clear()
+        for folder in reversed(self._made):
+            with contextlib.suppress(OSError):  # not empty: someone else's files are in it
+                folder.rmdir()
+        self._made.clear()
 
     def offer(self, event: Event) -> None:
         value = event.value
@@ -501,11 +527,27 @@ class _Snapshots:
         if self._best is not None and value <= self._best:
             return
         self._best = value
-        self._folder.mkdir(parents=True, exist_ok=True)
+        if not self._made and not self._folder.is_dir():
+            missing = [self._folder, *(p for p in self._folder.parents if not p.exists())]
+            self._folder.mkdir(parents=True, exist_ok=True)
+            self._made = sorted(missing, key=lambda p: len(p.parts))
         self._painter.draw(0, event, value, improving=True)
         assert self._painter.buffer is not None
-        write_png(self._painter.buffer.frame, self._folder / f"improve_{self._count:04d}.png")
+        path = self._folder / f"improve_{self._count:04d}.png"
+        self._written.append(path)  # before the write: an interrupted write is removed too
+        write_png(self._painter.buffer.frame, path)
         self._count += 1
+
+
+@contextlib.contextmanager
+def _kept_on_success(snapshots: _Snapshots | None) -> Iterator[None]:
+    """Discard ``snapshots`` when the block fails or is interrupted (signals held back)."""
+    try:
+        yield
+    except BaseException:
+        if snapshots is not None:
+            run_to_completion(snapshots.discard)
+        raise
 
 
 class VideoWriter:
@@ -559,7 +601,7 @@ class VideoWriter:
         self.path = Path(out)
         if not os.fspath(self.path).strip():
             raise UsageError("VideoWriter: the output path is empty")
-        output_kind(self.path)  # an unsupported suffix fails before any work
+        check_target(self.path)  # an unusable output path fails before any work
         self._job = RenderJob(view=view, video=video, title=title)
         self._painter: FramePainter | None = None
         self._buffer: FrameBuffer | None = None

@@ -81,13 +81,13 @@ class VideoOptions:
         0,
         doc="Width of the tree panel in pixels (0: as wide as the board, at least 400).",
         minimum=0,
-        maximum=8192,
+        maximum=4096,
     )
     tree_height: int = option(
         0,
         doc="Height of the tree panel in pixels (0: as high as the board, at least 400).",
         minimum=0,
-        maximum=8192,
+        maximum=4096,
     )
     quality: Quality = option(
         "default", doc="Encoder preset: draft (fast), default, final (slow, best)."
