@@ -20,7 +20,7 @@ import math
 import numbers
 import random
 import traceback
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -29,16 +29,17 @@ import numpy as np
 from PIL import Image
 
 from searchvid.domains.base import Domain
-from searchvid.errors import RunError
+from searchvid.errors import RunError, UserCodeError
 from searchvid.render.atlas import TileAtlas, assets_dir
 from searchvid.render.view import TileSet
 from searchvid.search.node import (
     Capability,
     capabilities_of,
+    children_problem,
     is_chance,
     is_terminal,
-    random_child,
 )
+from searchvid.usercode import culprit, exception_text, is_interrupt, method_location
 
 WALK_SEEDS = (0, 1, 2)
 """Seeds of the random walks whose nodes every check samples."""
@@ -56,7 +57,9 @@ TILE_SIZE = 16
 """Pixels per tile edge at which the tiles are loaded or drawn."""
 
 MAX_CHILDREN = 100_000
-"""More children than this from one node is taken for an endless iterator."""
+"""More children than this from one node is taken for an endless iterator: the checks pull at
+most this many plus one from any ``children()``, so a generator that never ends costs a bounded
+time and memory and is reported (``gave more than 100,000 children (is it endless?)``)."""
 
 MAX_MESSAGES = 5
 """Failures reported per check at most; the first ones say what to fix."""
@@ -162,7 +165,9 @@ class _Probe:
         nodes = [start]
         for _ in range(length):
             try:
-                child = random_child(nodes[-1], rng)
+                child = self._random_child(nodes[-1], rng)
+            except _CheckFailedError as problem:
+                return nodes, problem.message
             except Exception as exc:
                 where = f"a random child of {self.name(nodes[-1])} (walk with seed {seed})"
                 return nodes, f"drawing {where} raised {_error(exc)}"
@@ -171,6 +176,17 @@ class _Probe:
             nodes.append(child)
         return nodes, None
 
+    def _random_child(self, node: Any, rng: random.Random) -> Any:
+        """:func:`searchvid.search.node.random_child`, listing at most :data:`MAX_CHILDREN`
+        children (the same draw, for a domain that is not endless)."""
+        declared = capabilities_of(node)
+        if Capability.CHANCE in declared and node.is_chance():
+            return node.sample_outcome(rng)
+        if Capability.RANDOM_CHILD in declared:
+            return node.random_child(rng)
+        kids = self.children(node)
+        return rng.choice(kids) if kids else None
+
     def children(self, node: Any) -> list[Any]:
         """``children()`` of ``node`` as a list.
 
@@ -178,7 +194,11 @@ class _Probe:
             _CheckFailedError: It raised, or it seems endless.
         """
         what = f"children() of {self.name(node)}"
-        kids = _call(what, _take_children, node, MAX_CHILDREN + 1)
+        found = _call(what, node.children)
+        problem = children_problem(found)
+        if problem is not None:
+            raise _CheckFailedError(f"{what} {problem} (at {method_location(node, 'children')})")
+        kids = _call(what, _take, found, MAX_CHILDREN + 1)
         if len(kids) > MAX_CHILDREN:
             raise _CheckFailedError(
                 f"{what} gave more than {MAX_CHILDREN:,} children (is it endless?)"
@@ -260,8 +280,9 @@ class _Probe:
         return found
 
 
-def _take_children(node: Any, limit: int) -> list[Any]:
-    return list(itertools.islice(node.children(), limit))
+def _take(children: Iterable[Any], limit: int) -> list[Any]:
+    """The first ``limit`` of ``children``: an endless generator is cut, not drained."""
+    return list(itertools.islice(children, limit))
 
 
 def _listed(method: Callable[[], Any]) -> list[Any]:
@@ -269,17 +290,25 @@ def _listed(method: Callable[[], Any]) -> list[Any]:
 
 
 def _call(what: str, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Call the domain's ``function``; what it raises stops the check with a message on ``what``."""
+    """Call the domain's ``function``; what it raises stops the check with a message on ``what``
+    (``sys.exit()`` too: only Ctrl-C and signals pass)."""
     try:
         return function(*args, **kwargs)
-    except Exception as exc:
+    except BaseException as exc:
+        if is_interrupt(exc):
+            raise
         raise _CheckFailedError(f"{what} raised {_error(exc)}") from exc
 
 
 def _error(exc: BaseException) -> str:
-    """``TypeError: message (at file.py:12)``: the exception and where the domain raised it."""
-    text = str(exc)
-    head = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    """``TypeError: message (at game.py:12 in Board.children())``: the exception and the
+    line of the domain's code that raised it (see :func:`searchvid.usercode.culprit`)."""
+    if isinstance(exc, UserCodeError):  # searchvid refused what the domain's code returned
+        return str(exc)
+    head = exception_text(exc)
+    where = culprit(exc)
+    if where is not None:
+        return f"{head} (at {where})"
     here = Path(__file__).resolve()
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) != here]
     if not frames:
@@ -296,7 +325,7 @@ def _show(value: Any) -> str:
     """A value for messages: ``1 (an int)``, ``'x' (a str)``, ``1.5``, ``the class X``."""
     if isinstance(value, type):
         return f"the class {value.__name__}"
-    if type(value) is float:
+    if value is None or type(value) is float:
         return repr(value)
     try:
         text = repr(value)
@@ -332,7 +361,9 @@ def _run(check: Check, probe: _Probe) -> list[Failure]:
                 break
     except _CheckFailedError as problem:
         messages.append(problem.message)
-    except Exception as exc:  # the domain raised where no call was guarded
+    except BaseException as exc:  # the domain raised (or exited) where no call was guarded
+        if is_interrupt(exc):
+            raise
         messages.append(f"the check stopped: {_error(exc)}")
     unique = dict.fromkeys(messages)  # in order, each once
     return [Failure(check.name, message) for message in unique]

@@ -51,3 +51,45 @@ class CapabilityError(UsageError):
 
 class RunError(SearchvidError):
     """A failure while running or rendering: encoder died, disk full (exit code 1)."""
+
+
+class UserCodeError(RunError):
+    """Code outside searchvid (a domain, view or algorithm of the user's) raised, or returned
+    something searchvid cannot use (exit code 1).
+
+    The message is ``WHERE: PROBLEM``, e.g. ``connect4.py:88 in ConnectFour.children():
+    IndexError: list index out of range`` or ``game.py:14 in Board.children(): returned None,
+    not an iterable of nodes (node 'n=2')``.
+
+    Attributes:
+        where: The user's code: ``file.py:LINE in Qualified.name()`` (see
+            :mod:`searchvid.usercode`).
+        problem: What it raised (``IndexError: ...``) or what is wrong with what it returned.
+        node: The node the code was given, where known (a search names it by its label).
+        position: The label of that node, once known.
+        raised: Whether the code raised (so a traceback exists to show), rather than returned
+            a bad value.
+    """
+
+    def __init__(
+        self,
+        where: str,
+        problem: str,
+        *,
+        node: object = None,
+        position: str | None = None,
+        raised: bool = False,
+    ) -> None:
+        at = f" (node {position!r})" if position is not None else ""
+        super().__init__(f"{where}: {problem}{at}")
+        self.where = where
+        self.problem = problem
+        self.node = node
+        self.position = position
+        self.raised = raised
+
+    def at(self, position: str) -> UserCodeError:
+        """The same error naming the node by its label ``position``."""
+        return type(self)(
+            self.where, self.problem, node=self.node, position=position, raised=self.raised
+        )

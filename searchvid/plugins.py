@@ -15,8 +15,11 @@ listing of the others.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import inspect
 import sys
+import typing
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from importlib.metadata import entry_points
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from searchvid.errors import OptionError
+from searchvid.usercode import culprit, exception_text, is_interrupt, remember_plugin
 
 T = TypeVar("T")
 
@@ -62,7 +66,9 @@ def load_import_path(text: str, *, folder: Path | None = None) -> Any:
 
     Raises:
         ImportError: With a plain message: no such module, no such attribute, or the
-            module's own error while importing.
+            module's own error while importing, with its line (``importing 'connect4'
+            failed: connect4.py:5: SystemExit(3)``). A module that calls ``sys.exit()`` or
+            raises any ``BaseException`` fails the same way; only Ctrl-C and signals pass.
     """
     module_name, _, attribute = text.partition(":")
     if not module_name or not attribute:
@@ -74,10 +80,11 @@ def load_import_path(text: str, *, folder: Path | None = None) -> Any:
             if error.name is not None and module_name.startswith(error.name):
                 where = f" (looked in {folder} and the installed packages)" if folder else ""
                 raise ImportError(f"no module named {error.name!r}{where}") from None
-            raise ImportError(f"importing {module_name!r} failed: {error}") from None
-        except Exception as error:  # the module's own code failed
-            kind = type(error).__name__
-            raise ImportError(f"importing {module_name!r} failed: {kind}: {error}") from None
+            raise ImportError(_import_failure(module_name, error)) from None
+        except BaseException as error:  # the module's own code failed, or exited
+            if is_interrupt(error):
+                raise
+            raise ImportError(_import_failure(module_name, error)) from None
     found: Any = module
     for part in attribute.split("."):
         try:
@@ -85,6 +92,13 @@ def load_import_path(text: str, *, folder: Path | None = None) -> Any:
         except AttributeError:
             raise ImportError(f"module {module_name!r} has no attribute {attribute!r}") from None
     return found
+
+
+def _import_failure(module: str, error: BaseException) -> str:
+    """``importing 'game' failed: game.py:5: SystemExit(3)``: what the module raised, where."""
+    where = culprit(error)
+    at = f"{where}: " if where is not None else ""
+    return f"importing {module!r} failed: {at}{exception_text(error)}"
 
 
 class PluginRegistry(Generic[T]):
@@ -132,11 +146,11 @@ class PluginRegistry(Generic[T]):
                 loaded or is not a subclass of :attr:`base`.
         """
         if is_import_path(name):
-            return self._load(name, name, folder)
+            return self._load(name, name, folder, plugin=True)
         if name in self.builtins:
             return self._load(name, self.builtins[name], None)
         for ep in entry_points(group=self.group, name=name):
-            return self._load(name, ep.value, None)
+            return self._load(name, ep.value, None, plugin=True)
         for known in self.builtin_names():
             cls = self._load(known, self.builtins[known], None)
             if name in getattr(cls, "aliases", ()):
@@ -148,7 +162,48 @@ class PluginRegistry(Generic[T]):
             f"or name a class by import path 'module:Class'",
         )
 
-    def _load(self, name: str, target: str, folder: Path | None) -> type[T]:
+    def check_class(self, cls: type[Any]) -> None:
+        """Refuse a plugin class that cannot be built: abstract, or without an options
+        dataclass (where the base class declares ``options_type``).
+
+        Args:
+            cls: A subclass of :attr:`base`.
+
+        Raises:
+            PluginError: Naming the class and what it lacks.
+        """
+        name = cls.__qualname__
+        if inspect.isabstract(cls):
+            missing = ", ".join(f"{m}()" for m in sorted(getattr(cls, "__abstractmethods__", ())))
+            raise PluginError(
+                self.key,
+                f"{name} is an abstract class: it does not implement {missing} "
+                f"(a {self.what} implements every abstract method of {self.base.__name__})",
+            )
+        if "options_type" not in getattr(self.base, "__annotations__", {}):
+            return
+        options = getattr(cls, "options_type", None)
+        if not (isinstance(options, type) and dataclasses.is_dataclass(options)):
+            got = "nothing" if options is None else _shown_class(options)
+            raise PluginError(
+                self.key,
+                f"{name}.options_type must be a dataclass "
+                f"(@dataclass(frozen=True, kw_only=True)), got {got}",
+            )
+        try:
+            typing.get_type_hints(options)
+        except Exception as error:  # annotations naming what the module does not define
+            raise PluginError(
+                self.key,
+                f"the annotations of {name}.options_type ({options.__qualname__}) cannot be "
+                f"resolved: {exception_text(error)}",
+            ) from None
+
+    def _load(
+        self, name: str, target: str, folder: Path | None, *, plugin: bool = False
+    ) -> type[T]:
+        if plugin:  # its code is the user's, wherever it is installed
+            remember_plugin(target.partition(":")[0])
         try:
             found = load_import_path(target, folder=folder)
         except ImportError as error:
@@ -158,4 +213,13 @@ class PluginRegistry(Generic[T]):
             raise PluginError(
                 self.key, f"{target!r} is not a {self.what}: it must be a subclass of {base}"
             )
+        if plugin:
+            remember_plugin(found.__module__)  # the class may live in another package
+            self.check_class(found)
         return found
+
+
+def _shown_class(value: Any) -> str:
+    if isinstance(value, type):
+        return f"the class {value.__qualname__}, which is not one"
+    return f"{value!r} (a {type(value).__name__}), not a class"

@@ -43,7 +43,13 @@ import numpy.typing as npt
 from PIL import Image
 
 from searchvid.domains import DOMAINS, Domain, make_domain
-from searchvid.errors import CapabilityError, OptionError, SceneError, SearchvidError, UsageError
+from searchvid.errors import (
+    CapabilityError,
+    OptionError,
+    SceneError,
+    UsageError,
+    UserCodeError,
+)
 from searchvid.memory import peak_rss_mb
 from searchvid.options import build_options, option
 from searchvid.plugins import PluginRegistry
@@ -52,12 +58,22 @@ from searchvid.render.encode import OutputKind, check_frame_size, check_target
 from searchvid.render.pipeline import RenderJob, RenderResult, frame_size, render, render_frame
 from searchvid.render.policy import assign_frames, pace
 from searchvid.render.settings import VideoOptions
-from searchvid.render.view import View
+from searchvid.render.view import CheckedView, View
 from searchvid.resources import builtin_scenes_dir
 from searchvid.search.algorithm import ALGORITHMS, Algorithm, make_algorithm
 from searchvid.search.events import Event, EventKind
+from searchvid.search.node import check_node
 from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction, terminal_reward, zero_heuristic
+from searchvid.usercode import (
+    Location,
+    checked_functions,
+    describe_failure,
+    is_user_class,
+    method_location,
+    safe_label,
+    shown,
+)
 
 GENERIC_VALUES: Mapping[str, ValueFunction] = {"reward": terminal_reward}
 """Value functions every domain offers besides its own (its own win on a name clash)."""
@@ -170,19 +186,26 @@ class Scene:
         return self.domain.root()
 
     def view(self) -> View:
-        """A fresh instance of the domain's view."""
-        return self.domain.view()
+        """A fresh instance of the domain's view (checked, for a domain of the user's)."""
+        return _domain_view(self.domain)
 
     def label(self, node: Any) -> str:
         """The domain's label of ``node``."""
         return self.domain.label(node)
 
     def search(self, index: int = 0) -> Algorithm[Any]:
-        """A fresh search with its own ``random.Random(seed)``: same scene, same events."""
+        """A fresh search with its own ``random.Random(seed)``: same scene, same events.
+
+        Its work budget (:attr:`~searchvid.Algorithm.work_limit`) is ``max_events``, so that
+        work between events (nodes below minimax's ``event_depth``, MCTS rollouts, children
+        that are generated but never shown) ends a search too.
+        """
         spec = self.searches[index]
-        return _build_search(
+        search = _build_search(
             self.domain, spec.algorithm_type, spec.options, random.Random(self.seed)
         )
+        search.work_limit = self.video.max_events
+        return search
 
     def events(self, index: int = 0) -> Iterator[Event]:
         """The event stream of a fresh search from the domain's root (not cut at max_frames).
@@ -190,6 +213,8 @@ class Scene:
         The iterator also answers ``status()``: the search's own fields at this moment (its
         :meth:`~searchvid.Algorithm.status`), which the status strip shows.
         """
+        if is_user_class(type(self.domain)):
+            return _CheckedTraversal(self.search(index), self.root(), self.domain.label)
         return _Traversal(self.search(index), self.root())
 
     def score(self, index: int = 0) -> Callable[[Any], float] | None:
@@ -460,8 +485,10 @@ class Scene:
             ``peak_rss_mb``, ``best`` (``{"label", "value", "depth"}`` or None) and ``solved``
             (None for a domain without a goal). Where the search reached a goal, ``best`` is
             that goal (the best-valued one reported, else the first reached) and ``solved`` is
-            true. The domain may add keys about the last frame's node (its ``report``:
-            Railroad Ink adds ``score`` and ``rounds``).
+            true. ``max_events_reached`` is true when ``max_events`` cut the search: it ran
+            that many events, or spent that many units of work between them (see
+            :attr:`~searchvid.Algorithm.work_limit`). The domain may add keys about the last
+            frame's node (its ``report``: Railroad Ink adds ``score`` and ``rounds``).
 
             For several searches (a race), the same keys for the race as a whole, and
             ``searches``, one such object per search in the scene's order:
@@ -473,6 +500,7 @@ class Scene:
               then the higher value, then the shallower depth, then the earlier search),
               with ``search``, the index of the search that found it; None if none did;
             - ``solved``: whether any search reached a goal (None without a goal);
+            - ``max_events_reached``: whether ``max_events`` cut any of the searches;
             - ``failed``: the indices of the searches that raised an error. Such a search's
               object has an ``error`` key (one line) and counts up to the failure; the other
               searches run to their end.
@@ -498,6 +526,7 @@ class Scene:
             "peak_rss_mb": peak_rss_mb(),
             "best": best,
             "solved": None if not self.domain.has_goal else any(solved),
+            "max_events_reached": any(one["max_events_reached"] for one in each),
             "failed": [i for i, one in enumerate(each) if "error" in one],
             "searches": each,
         }
@@ -508,8 +537,9 @@ class Scene:
         last: Any = self.root()
         start = time.perf_counter()
         error: str | None = None
+        stream = self.events(index)
         try:
-            for event, frame in assign_frames(self.events(index), self.paced_video):
+            for event, frame in assign_frames(stream, self.paced_video):
                 outcome.see(event)
                 events += 1
                 if frame is not None:
@@ -518,7 +548,7 @@ class Scene:
         except Exception as exc:
             if not keep_errors:
                 raise
-            error = _error_line(exc)
+            error = describe_failure(exc, hint=False)
         seconds = time.perf_counter() - start
         record = {
             "scene": str(self.path),
@@ -530,6 +560,9 @@ class Scene:
             "frames": frames,
             "seconds": round(seconds, 6),
             "peak_rss_mb": peak_rss_mb(),
+            # cut by max_events: as many events, or as much work between them
+            "max_events_reached": events >= self.video.max_events
+            or getattr(stream, "budget_spent", False),
         }
         if error is not None:
             return record | {"best": None, "solved": None, "error": error}
@@ -538,13 +571,6 @@ class Scene:
             "solved": outcome.solved(),
             **self.domain.report(last),
         }
-
-
-def _error_line(error: Exception) -> str:
-    """One line for a search's failure, as the command line would print it."""
-    if isinstance(error, SearchvidError):
-        return " ".join(str(error).split())
-    return f"{type(error).__name__}: {' '.join(str(error).split())}"
 
 
 def _best_of(each: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
@@ -585,6 +611,43 @@ class _Traversal(Iterator[Event]):
     def status(self) -> Sequence[Field]:
         """The search's fields at this moment."""
         return self._search.status()
+
+    @property
+    def budget_spent(self) -> bool:
+        """Whether the search ended because its work budget (``max_events``) ran out."""
+        return self._search.budget_spent
+
+
+class _CheckedTraversal(_Traversal):
+    """The event stream of a search on a domain of the user's: errors of the domain's code
+    name the node by its label, and a value that is not a number (nan from a ``reward()``)
+    stops the search before a frame shows it."""
+
+    def __init__(self, search: Algorithm[Any], root: Any, label: Callable[[Any], str]) -> None:
+        super().__init__(search, root)
+        self._label = label
+
+    def __next__(self) -> Event:
+        try:
+            event = next(self._events)
+        except UserCodeError as error:
+            if error.position is not None or error.node is None:
+                raise
+            raise error.at(safe_label(self._label, error.node)) from error
+        value = event.value
+        if value is not None and value != value:  # nan: comparisons with it rank nothing
+            self._refuse_nan(event.node)
+        return event
+
+    def _refuse_nan(self, node: Any) -> None:
+        # value functions are checked where they are called; a nan here came from reward()
+        if hasattr(node, "reward"):
+            where = method_location(node, "reward")
+            problem = "gave the search the value nan; a reward must be a finite number"
+        else:
+            where = method_location(self._search, "traverse")
+            problem = "reported the value nan"
+        raise UserCodeError(str(where), problem, position=safe_label(self._label, node))
 
 
 class _Outcome:
@@ -744,7 +807,7 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         video = build_options(VideoOptions, top.video)
     except OptionError as error:
         raise SceneError(file, f"video.{error.key}", error.message) from None
-    shapes = [domain.view().shape] * len(searches)
+    shapes = [_domain_view(domain).shape] * len(searches)
     written = video
     try:
         video = _fit_width(video, shapes)
@@ -847,6 +910,8 @@ def _frame_hint(
     if video.tree and (video.tree_width or video.tree_height):
         return "tree_width", "use a smaller tree_width and tree_height (0: the board's size)"
     return "tile_size", "the board is too large"
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     file = str(path)
     try:
@@ -887,7 +952,7 @@ def _plugin(
         if not issubclass(name, registry.base):
             raise SceneError(file, key, f"{name.__name__} is not a {registry.what} class")
         try:
-            registry.check_class(name, name.__qualname__)
+            registry.check_class(name)
         except OptionError as error:
             raise SceneError(file, key, error.message) from None
         return name
@@ -902,9 +967,12 @@ def _plugin(
 def _load_domain(file: str, table: Mapping[str, Any], folder: Path) -> Domain:
     cls = _plugin(file, table, "domain.name", DOMAINS, folder)
     try:
-        return make_domain(cls, table)
+        domain = make_domain(cls, table)
     except OptionError as error:
         raise SceneError(file, f"domain.{error.key}", error.message) from None
+    if is_user_class(cls):  # searches keep nodes in sets: a node that cannot be fails now
+        check_node(domain.root())
+    return domain
 
 
 def _load_search(
@@ -930,7 +998,47 @@ def _load_search(
 
 
 def _values(domain: Domain) -> dict[str, ValueFunction]:
-    return {**GENERIC_VALUES, **domain.values()}
+    if not is_user_class(type(domain)):
+        return {**GENERIC_VALUES, **domain.values()}
+    # the user's values are checked where they enter: a nan must not rank nodes or reach a frame
+    own = _offered(domain, "values")
+    return {
+        **checked_functions(
+            GENERIC_VALUES, what="value function", label=domain.label, source=_reward_of
+        ),
+        **checked_functions(own, what="value function", label=domain.label),
+    }
+
+
+def _heuristics(domain: Domain) -> dict[str, Heuristic]:
+    if not is_user_class(type(domain)):
+        return {**GENERIC_HEURISTICS, **domain.heuristics()}
+    own = checked_functions(_offered(domain, "heuristics"), what="heuristic", label=domain.label)
+    return {**GENERIC_HEURISTICS, **own}
+
+
+def _offered(domain: Domain, method: str) -> Mapping[str, Any]:
+    """The user domain's ``values()`` or ``heuristics()``, refused unless a mapping of names
+    to functions."""
+    offered = getattr(domain, method)()
+    if isinstance(offered, Mapping) and all(callable(f) for f in offered.values()):
+        return offered
+    raise UserCodeError(
+        str(method_location(domain, method)),
+        f"returned {shown(offered)}; it must return a mapping of names to functions",
+    )
+
+
+def _reward_of(node: Any) -> Location:
+    return method_location(node, "reward")
+
+
+def _domain_view(domain: Domain) -> View:
+    """``domain.view()``; a view of the user's is checked (:class:`CheckedView`)."""
+    view = domain.view()
+    if not is_user_class(type(domain)):
+        return view
+    return CheckedView(view, source=domain, label=domain.label)
 
 
 def _build_search(
@@ -941,7 +1049,7 @@ def _build_search(
         table,
         rng=rng,
         values=_values(domain),
-        heuristics={**GENERIC_HEURISTICS, **domain.heuristics()},
+        heuristics=_heuristics(domain),
         default_value=domain.default_value,
         default_heuristic=domain.default_heuristic,
         goal=domain.is_goal if domain.has_goal else None,

@@ -111,12 +111,13 @@ def test_run_json_of_a_race_has_the_documented_shape(tmp_path: Path) -> None:
     assert code == 0
     stats = json.loads(out)
     race_keys = {"scene", "title", "domain", "algorithm", "seed", "events", "frames", "seconds"}
-    race_keys |= {"peak_rss_mb", "best", "solved", "failed", "searches"}
+    race_keys |= {"peak_rss_mb", "best", "solved", "max_events_reached", "failed", "searches"}
     assert set(stats) == race_keys
     assert stats["algorithm"] == "backtracking vs breadth-first"
     assert stats["best"] == {"label": "R", "value": 0.0, "depth": 0, "search": 0}
     assert stats["solved"] is None
     assert stats["failed"] == []
+    assert stats["max_events_reached"] is False
     assert [s["algorithm"] for s in stats["searches"]] == ["backtracking", "breadth-first"]
     assert [(s["events"], s["frames"]) for s in stats["searches"]] == [(10, 9), (10, 5)]
     assert (stats["events"], stats["frames"]) == (20, 9)
@@ -149,14 +150,22 @@ def test_a_failing_search_in_a_race_is_a_row_with_its_error(tmp_path: Path) -> N
     assert stats["failed"] == [1]
     broken = stats["searches"][1]
     assert broken["events"] == 2
-    assert "ValueError: the third event is broken" in broken["error"]
     assert stats["searches"][0]["events"] == 10  # the other search ran to its end
     assert stats["best"]["search"] == 0
-    assert err.splitlines() == [f"Error: search[1] (failing): {broken['error']}"]
+    where = tmp_path / "failing.py"  # outside the current folder: shown whole
+    assert broken["error"] == (
+        f"{where}:20 in Failing._traverse(): ValueError: the third event is broken"
+    )
+    assert err.splitlines() == [f"Error: search[1]: {broken['error']}"]
     code, out, err = invoke("run", scene)
     assert code == 1
-    assert "  error     " in out
+    assert out.splitlines()[-2:] == ["  events    2", f"  error     {broken['error']}"]
     assert len(err.splitlines()) == 1
+    code, out, err = invoke("render", scene, "-o", tmp_path / "race.gif", "-q")
+    assert code == 1
+    hint = "(SEARCHVID_DEBUG=1 shows the traceback)"
+    assert err.splitlines() == [f"Error: search[1]: {broken['error']} {hint}"]
+    assert not (tmp_path / "race.gif").exists()
 
 
 # --- numbers and keys --------------------------------------------------------------------------
@@ -299,3 +308,15 @@ def test_snapshots_are_removed_when_the_render_is_interrupted(tmp_path: Path) ->
         scene.render(tmp_path / "v.gif", progress=stop_after_snapshots, snapshots=shots)
     assert seen  # it did render frames, and wrote snapshots, before the interruption
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.toml"]
+
+
+def test_a_race_cut_by_max_events_says_so(tmp_path: Path) -> None:
+    scene = write(tmp_path, "race.toml", RACE + "max_events = 4\n")
+    code, out, _ = invoke("run", scene, "--json")
+    assert code == 0
+    stats = json.loads(out)
+    assert [one["events"] for one in stats["searches"]] == [4, 4]
+    assert [one["max_events_reached"] for one in stats["searches"]] == [True, True]
+    assert stats["max_events_reached"] is True
+    code, out, _ = invoke("run", scene)
+    assert out.splitlines()[8] == "cut       by max_events (a search that goes on may do better)"

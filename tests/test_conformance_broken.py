@@ -6,10 +6,12 @@ below changes one thing about it.
 
 from __future__ import annotations
 
+import itertools
 import random
-import re
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,7 +20,14 @@ import pytest
 from PIL import Image
 
 from searchvid import Capability, Domain, TileSet, View, option
-from searchvid.conformance import CHECKS, Failure, check_domain, format_report, run_check
+from searchvid.conformance import (
+    CHECKS,
+    MAX_CHILDREN,
+    Failure,
+    check_domain,
+    format_report,
+    run_check,
+)
 from searchvid.search.values import Heuristic, ValueFunction
 
 LIMIT = 6
@@ -611,8 +620,78 @@ def test_a_domain_whose_root_raises_fails_without_crashing() -> None:
     failures = _check(RaisingRootDomain)
     passed = {check.name for check in CHECKS} - {f.check for f in failures}
     assert passed == {"metadata", "options", "heuristics", "tiles"}
-    assert all("root() raised ValueError: no start position" in f.message for f in failures)
-    assert all(re.search(r"\(at test_conformance_broken\.py:\d+\)", f.message) for f in failures)
+    line = RaisingRootDomain.root.__code__.co_firstlineno + 1
+    where = f"{_shown(__file__)}:{line} in RaisingRootDomain.root()"
+    assert {f.message for f in failures} == {
+        f"root() raised ValueError: no start position (at {where})"
+    }
+
+
+def _shown(file: str) -> str:
+    """``file`` as messages show it: relative to the current folder when below it."""
+    path = Path(file).resolve()
+    return str(path.relative_to(Path.cwd().resolve())) if path.is_relative_to(Path.cwd()) else file
+
+
+class NoneChildren(Count):
+    """children() forgets its return."""
+
+    def children(self) -> Any:
+        if self.n == 1:
+            return None
+        return super().children()
+
+
+class NoneChildrenDomain(CountDomain):
+    node_type = NoneChildren
+
+
+@dataclass(frozen=True)
+class Forever(Count):
+    """children() is a generator that never ends."""
+
+    def children(self) -> Iterator[Count]:  # type: ignore[override]
+        return (Forever(self.n + k) for k in itertools.count(1))
+
+
+class EndlessDomain(CountDomain):
+    node_type = Forever
+
+
+class ExitingRootDomain(CountDomain):
+    def root(self) -> Any:
+        sys.exit(3)
+
+
+def test_children_returning_none_is_named_with_its_node_and_method() -> None:
+    failures = _check(NoneChildrenDomain)
+    line = NoneChildren.children.__code__.co_firstlineno
+    message = (
+        "children() of node 'n=1' returned None, not an iterable of nodes: return a list or a "
+        f"tuple, or yield the children (at {_shown(__file__)}:{line} in NoneChildren.children())"
+    )
+    assert {f.check for f in failures} == {"children", "capabilities", "random-walks"}
+    assert {f.message for f in failures} == {message}
+
+
+def test_an_endless_children_generator_is_cut_and_reported() -> None:
+    failures = _check(EndlessDomain)  # before the cut, the random walks listed it for ever
+    message = f"children() of the root gave more than {MAX_CHILDREN:,} children (is it endless?)"
+    assert {f.message for f in failures} == {message}
+    assert {f.check for f in failures} == {
+        "has-children",
+        "children",
+        "equality",
+        "capabilities",
+        "random-walks",
+    }
+
+
+def test_a_hook_that_calls_sys_exit_is_a_failure_not_an_exit() -> None:
+    failures = _check(ExitingRootDomain)
+    line = ExitingRootDomain.root.__code__.co_firstlineno + 1
+    where = f"{_shown(__file__)}:{line} in ExitingRootDomain.root()"
+    assert {f.message for f in failures} == {f"root() raised SystemExit(3) (at {where})"}
 
 
 def test_checks_have_unique_names_and_descriptions() -> None:

@@ -236,6 +236,7 @@ class TileBoard:
         """
         if grid.shape != self.shape:
             raise RunError(f"the view returned a grid of shape {grid.shape}, expected {self.shape}")
+        self._check_ids(grid)  # in the grid's own type: before any cast can wrap an id
         previous = self._grid
         if previous is not None:
             changed: list[int] = (grid != previous).ravel().nonzero()[0].tolist()
@@ -245,13 +246,25 @@ class TileBoard:
                 self._blit_cells(grid, changed)
                 self._grid = grid.astype(np.int16)
                 return len(changed)
-        own = grid.astype(np.int16)
-        if own.size and (int(own.min()) < 0 or int(own.max()) >= len(self.atlas)):
-            bad = int(own.min()) if int(own.min()) < 0 else int(own.max())
-            raise RunError(f"the view returned tile id {bad}; the tile set has {len(self.atlas)}")
-        self._grid = own
+        self._grid = grid.astype(np.int16)
         self.recompose()
         return self._cells
+
+    def _check_ids(self, grid: npt.NDArray[np.integer]) -> None:
+        """Refuse a grid that is not of integers, or holds ids the atlas does not have."""
+        if grid.dtype.kind not in "iu":
+            raise RunError(
+                f"the view returned a grid of dtype {grid.dtype}; tile ids must be integers"
+            )
+        if not grid.size:
+            return
+        low, high = int(grid.min()), int(grid.max())
+        if low < 0 or high >= len(self.atlas):
+            bad = low if low < 0 else high
+            raise RunError(
+                f"the view returned tile id {bad}; the tile set has {len(self.atlas)} tiles "
+                f"(ids 0 to {len(self.atlas) - 1})"
+            )
 
     def recompose(self) -> None:
         """Redraw the whole board from the current grid in one vectorised step per plane."""

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
+from searchvid.errors import UserCodeError
 from searchvid.render.atlas import MAX_COLORS, RGB
 from searchvid.render.hud import HUD_COLORS
 from searchvid.render.view import TileGrid, TileSet
+from searchvid.usercode import function_location
 
 Color = str | tuple[int, int, int]
 """A colour as ``"#rrggbb"`` or an ``(r, g, b)`` tuple of integers 0-255."""
@@ -50,6 +52,12 @@ _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _MAX_TILES = int(np.iinfo(np.int16).max) + 1
 _LISTED = 20  # values named in an error message before it says "..."
 _Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
+
+
+class CellError(UserCodeError, ValueError):
+    """Cells a :class:`GridView` cannot draw: not ``rows x cols`` integers, or a value
+    without a colour. Its place is the ``cells`` function that read them (a ``ValueError``
+    as well, as :meth:`GridView.grid` documents)."""
 
 
 def parse_color(color: Color) -> RGB:
@@ -144,9 +152,9 @@ class GridView:
         """The tile ids of ``node``'s cells: a new int16 array of shape :attr:`shape`.
 
         Raises:
-            ValueError: The cells are not ``rows x cols`` integers (naming the expected
-                shape), or one holds a value without a colour (naming it, its cell and the
-                values allowed).
+            CellError: (a ``ValueError``) The cells are not ``rows x cols`` integers (naming
+                the expected shape), or one holds a value without a colour (naming it, its
+                cell and the values allowed).
         """
         array = self._read(node)
         keys = self._keys
@@ -155,28 +163,41 @@ class GridView:
         unknown = keys[ids] != array
         if unknown.any():
             row, col = (int(i) for i in np.argwhere(unknown)[0])
-            raise ValueError(
-                f"value {int(array[row, col])} at cell ({row}, {col}) has no colour; "
-                f"known values: {_list_values(self._values)}"
-            )
+            self._refuse(f"value {int(array[row, col])} at cell ({row}, {col}) has no colour")
         return ids.astype(np.int16)
 
     def _read(self, node: Any) -> npt.NDArray[np.int64]:
-        """``node``'s cells as a ``(rows, cols)`` int64 array."""
+        """``node``'s cells as a ``(rows, cols)`` int64 array.
+
+        Values are compared with the known ones in their own dtype before the cast, so a
+        value that int64 cannot hold is refused rather than wrapped onto a known one.
+        """
         rows, cols = self._shape
         expected = f"expected {rows}x{cols} cells (or {rows * cols} values in row-major order)"
         raw = node if self._cells is None else self._cells(node)
         try:
             array = np.asarray(raw)
         except ValueError as error:  # ragged rows
-            raise ValueError(f"cells: {expected}; got no array: {error}") from None
+            self._refuse(f"{expected}; got no array: {error}", cells=True)
         if array.shape != self._shape:
             if array.ndim != 1 or array.size != rows * cols:
-                raise ValueError(f"cells: {expected}, got shape {array.shape}")
+                self._refuse(f"{expected}, got shape {array.shape}", cells=True)
             array = array.reshape(self._shape)
         if array.dtype.kind not in "biu":
-            raise ValueError(f"cells: expected integers, got dtype {array.dtype}")
+            self._refuse(f"expected integers, got dtype {array.dtype}", cells=True)
+        if array.size and array.dtype.kind == "u" and int(array.max()) > self._values[-1]:
+            row, col = np.unravel_index(int(array.argmax()), array.shape)
+            self._refuse(f"value {int(array.max())} at cell ({row}, {col}) has no colour")
         return array.astype(np.int64, copy=False)
+
+    def _refuse(self, problem: str, *, cells: bool = False) -> NoReturn:
+        """Raise :class:`CellError` at the ``cells`` function (or at ``GridView.grid()``)."""
+        where = "GridView.grid()" if self._cells is None else str(function_location(self._cells))
+        if cells:
+            problem = f"cells: {problem}"
+        else:
+            problem = f"{problem}; known values: {_list_values(self._values)}"
+        raise CellError(where, problem)
 
     def _check_palette(self) -> None:
         inked = [ink for ink, label in zip(self._inks, self._labels, strict=True) if label]

@@ -57,7 +57,9 @@ def assign_frames(
     :data:`FINAL_FRAME_LOOKAHEAD` of them.
     The iterator stops right after the event that made frame ``max_frames - 1`` (the video is
     full; the search is not run further), or after ``max_events`` events: a search that runs
-    for ever, or long without an event the selection takes, still ends.
+    for ever, or long without an event the selection takes, still ends. (Work done between
+    events is bounded by the search itself: a scene gives it ``max_events`` as its
+    :attr:`~searchvid.search.algorithm.Algorithm.work_limit`.)
 
     Args:
         events: The event stream of a search.

@@ -27,8 +27,9 @@ class VideoOptions:
     max_frames: int = option(1000, doc="Stop after this many frames.", minimum=1)
     max_events: int = option(
         1_000_000,
-        doc="Stop the search after this many events even when the video is not full, so "
-        "that every command ends.",
+        doc="Stop the search after this many events even when the video is not full, or "
+        "after this many units of work between events (nodes visited, children generated, "
+        "MCTS iterations and rollout moves), so that every command ends in bounded memory.",
         minimum=1,
     )
     frames: FrameSelection = option(

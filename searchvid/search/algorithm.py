@@ -8,6 +8,12 @@ heuristic, and turns a root node into a stream of :class:`~searchvid.search.even
     for event in algo.traverse(root):
         ...
 
+Every traversal can be given a work budget (:attr:`Algorithm.work_limit`, which a scene sets
+to its ``max_events``): a count of units of work, each algorithm's own step -- a node
+visited, a child generated, an iteration -- so that work done between events counts against
+the same limit as the events. When it is spent the traversal ends cleanly (its generator
+returns) and :attr:`Algorithm.budget_spent` says so.
+
 A built-in algorithm is one line in ``_BUILTINS`` below (its module is imported only when
 used); installed packages add algorithms through the entry-point group
 ``searchvid.algorithms``, and a scene may name any subclass by import path ``"module:Class"``.
@@ -16,8 +22,10 @@ used); installed packages add algorithms through the entry-point group
 from __future__ import annotations
 
 import random
+import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -33,6 +41,41 @@ OptionsT = TypeVar("OptionsT")
 
 GoalTest = Callable[[Any], bool]
 """Whether a node reaches the domain's goal (a solved puzzle); None where there is no goal."""
+
+UNLIMITED_WORK = sys.maxsize
+"""The allowance of a traversal without a work budget: more units than any run can do."""
+
+
+class BudgetSpent(Exception):  # noqa: N818 -- a signal inside a traversal, not an error
+    """Raised inside a traversal when its work budget is spent.
+
+    Algorithms whose inner loops run in nested generators or helpers raise it there and
+    catch it in :meth:`Algorithm._traverse`, which then ends its event stream; it never
+    leaves a traversal.
+    """
+
+
+_END = object()
+"""What ``next`` returns here from an iterator that is exhausted."""
+
+
+def list_children(children: Iterable[Any], cap: int) -> list[Any]:
+    """``children`` as a list, refusing more than ``cap`` of them.
+
+    For searches that must list a node's children at once (to draw one uniformly, to count
+    them): a ``children()`` that never ends, or that alone exceeds the whole budget, spends
+    it instead of growing a list without bound.
+
+    Raises:
+        BudgetSpent: There are more than ``cap`` children.
+    """
+    if cap >= UNLIMITED_WORK:
+        return list(children)
+    it = iter(children)
+    kids = list(islice(it, cap))
+    if len(kids) == cap and next(it, _END) is not _END:
+        raise BudgetSpent
+    return kids
 
 
 class Algorithm(ABC, Generic[OptionsT]):
@@ -57,6 +100,11 @@ class Algorithm(ABC, Generic[OptionsT]):
             "playing" (moves committed during a game).
         reports_values: Its events carry the values worth showing (minimax: the values it
             has proved), so the strip shows those rather than a value function of the node.
+        work_limit: Units of work one traversal may do (None: no limit); see
+            :meth:`_budget`. A scene sets it to its ``max_events``.
+        work_done: Units of work done by the latest traversal, once it has ended by itself
+            (at its natural end or its budget's).
+        budget_spent: Whether the latest traversal ended because ``work_limit`` was reached.
     """
 
     name: ClassVar[str]
@@ -70,6 +118,12 @@ class Algorithm(ABC, Generic[OptionsT]):
     move_phase: ClassVar[str] = "solution"
     reports_values: ClassVar[bool] = False
 
+    # class-level defaults, so that subclasses with their own __init__ still have them
+    work_limit: int | None = None
+    work_done: int = 0
+    budget_spent: bool = False
+    _allowance: int = UNLIMITED_WORK
+
     def __init__(
         self,
         options: OptionsT,
@@ -78,12 +132,14 @@ class Algorithm(ABC, Generic[OptionsT]):
         value: ValueFunction = depth_value,
         heuristic: Heuristic = zero_heuristic,
         goal: GoalTest | None = None,
+        work_limit: int | None = None,
     ) -> None:
         self.options = options
         self.rng = rng
         self.value = value
         self.heuristic = heuristic
         self.goal = goal
+        self.work_limit = work_limit
 
     @classmethod
     def display_name(cls) -> str:
@@ -107,6 +163,31 @@ class Algorithm(ABC, Generic[OptionsT]):
     @abstractmethod
     def _traverse(self, root: Any) -> Iterator[Event]:
         """The event stream; called after the capability check."""
+
+    def _budget(self) -> int:
+        """Open the work budget of a traversal: the units it may do.
+
+        Call it when the traversal starts. It resets :attr:`work_done` and
+        :attr:`budget_spent`; without a :attr:`work_limit` the allowance is
+        :data:`UNLIMITED_WORK`. The inner loops keep what is left in a local int, take 1 per
+        unit and stop below 0 (one decrement and one comparison, no call), then report it
+        with :meth:`_settle`.
+        """
+        limit = self.work_limit
+        allowance = UNLIMITED_WORK if limit is None else max(0, min(limit, UNLIMITED_WORK))
+        self._allowance = allowance
+        self.work_done = 0
+        self.budget_spent = False
+        return allowance
+
+    def _settle(self, left: int, *, spent: bool = False) -> None:
+        """Record the end of a traversal's budget: ``left`` units unspent, or ``spent``: the
+        budget ended it (then all of it counts as done, whatever ``left`` says)."""
+        if spent:
+            self.work_done = self._allowance
+            self.budget_spent = True
+        else:
+            self.work_done = self._allowance - max(left, 0)
 
 
 # Built-in algorithms; aliases are declared on the classes (``Algorithm.aliases``).
@@ -159,6 +240,7 @@ def make_algorithm(
     default_value: str | None = None,
     default_heuristic: str | None = None,
     goal: GoalTest | None = None,
+    work_limit: int | None = None,
 ) -> Algorithm[Any]:
     """Build a registered algorithm from its option table.
 
@@ -171,6 +253,8 @@ def make_algorithm(
         default_value: Used when the value option is absent or None.
         default_heuristic: Used when the heuristic option is absent or None.
         goal: The domain's goal test, for algorithms that stop at a goal (None: no goal).
+        work_limit: Units of work each traversal may do (None: no limit; see
+            :attr:`Algorithm.work_limit`).
 
     Raises:
         OptionError: Bad options, or a value function / heuristic name that is not offered.
@@ -181,13 +265,16 @@ def make_algorithm(
     heuristic = _pick(
         cls.heuristic_option, options, heuristics or {}, default_heuristic, "heuristic"
     )
-    return cls(
+    algorithm = cls(
         options,
         rng=rng,
         value=value if value is not None else depth_value,
         heuristic=heuristic if heuristic is not None else zero_heuristic,
         goal=goal,
     )
+    # set after construction: a plugin's own __init__ need not know about budgets
+    algorithm.work_limit = work_limit
+    return algorithm
 
 
 def _pick(

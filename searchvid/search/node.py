@@ -42,11 +42,14 @@ Conventions for the capabilities:
 from __future__ import annotations
 
 import enum
+import itertools
 import random
+import types
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, Protocol, Self, runtime_checkable
 
-from searchvid.errors import CapabilityError
+from searchvid.errors import CapabilityError, UserCodeError
+from searchvid.usercode import method_location, shown
 
 
 class Capability(enum.Enum):
@@ -163,11 +166,79 @@ def require(node: object, needed: Iterable[Capability], *, algorithm: str) -> No
         raise CapabilityError(f"algorithm '{algorithm}' needs {what}, which {kind} lacks")
 
 
+_ITERABLES = frozenset(
+    {list, tuple, types.GeneratorType, map, filter, itertools.chain, itertools.islice}
+)
+"""What ``children()`` returns in practice: passed after one set lookup."""
+
+
+def children_of(node: Any) -> Iterable[Any]:
+    """``node.children()``, refused when it is not an iterable of nodes.
+
+    Searches call this rather than ``children()`` itself, so a domain's ``children()`` that
+    returns None (a forgotten ``return``), a number or a string fails at once, naming the
+    method, instead of deep inside an algorithm. The common answers (a list, a tuple, a
+    generator) cost one set lookup.
+
+    Raises:
+        UserCodeError: ``game.py:14 in Board.children(): returned None, not an iterable of
+            nodes``; its ``node`` is ``node``.
+    """
+    found = node.children()
+    if type(found) in _ITERABLES:
+        return found  # type: ignore[no-any-return]
+    return _checked_children(node, found)
+
+
+def _checked_children(node: Any, found: Any) -> Iterable[Any]:
+    problem = children_problem(found)
+    if problem is not None:
+        raise UserCodeError(str(method_location(node, "children")), problem, node=node)
+    return found  # type: ignore[no-any-return]
+
+
+def children_problem(found: Any) -> str | None:
+    """What is wrong with ``found`` as the answer of ``children()``, or None when it is an
+    iterable (a string is not: its letters are no nodes)."""
+    if not isinstance(found, str | bytes):
+        try:
+            iter(found)
+        except TypeError:
+            pass
+        else:
+            return None
+    return (
+        f"returned {shown(found)}, not an iterable of nodes: return a list or a tuple, or "
+        "yield the children"
+    )
+
+
+def check_node(node: Any) -> None:
+    """Refuse a node that searches cannot keep in a set or compare.
+
+    Run once on a root of the user's before any search starts, so that an ``__eq__`` or
+    ``__hash__`` that raises fails here, with its own line, rather than in the middle of a
+    search, or never (in a search that happens not to compare nodes).
+
+    Raises:
+        UserCodeError: The node's class is not hashable.
+        Exception: What the node's ``__hash__`` or ``__eq__`` raised.
+    """
+    if type(node).__hash__ is None:
+        raise UserCodeError(
+            str(method_location(node, "__hash__")),
+            f"{type(node).__qualname__} nodes are not hashable: make the node a frozen "
+            "dataclass, or define __eq__ and __hash__ on its state",
+        )
+    hash(node)
+    node == node  # noqa: B015 - called for what it raises; whether True is `check`'s matter
+
+
 def is_terminal(node: Any) -> bool:
     """Whether ``node`` is terminal: ``is_terminal()`` where declared, else no children."""
     if Capability.TERMINAL in capabilities_of(node):
         return bool(node.is_terminal())
-    return next(iter(node.children()), None) is None
+    return next(iter(children_of(node)), None) is None
 
 
 def random_child(node: Any, rng: random.Random) -> Any:
@@ -182,7 +253,7 @@ def random_child(node: Any, rng: random.Random) -> Any:
         return node.sample_outcome(rng)
     if Capability.RANDOM_CHILD in declared:
         return node.random_child(rng)
-    kids = list(node.children())
+    kids = list(children_of(node))
     return rng.choice(kids) if kids else None
 
 

@@ -135,6 +135,25 @@ def test_unknown_tile_ids_are_errors_on_both_paths(bad: int) -> None:
         canvas.update(grid)
 
 
+@pytest.mark.parametrize(
+    ("bad", "dtype"), [(32_769, np.uint16), (65_536 + 1, np.int32), (2**40, np.int64)]
+)
+def test_ids_that_a_cast_would_wrap_are_refused_as_themselves(bad: int, dtype: type) -> None:
+    canvas = Canvas(ATLAS, (2, 2))
+    canvas.update(np.zeros((2, 2), np.int16))
+    grid = np.zeros((2, 2), dtype)
+    grid[0, 1] = bad  # as int16 it would be another id, perhaps a valid one
+    with pytest.raises(RunError, match=f"tile id {bad};"):
+        canvas.update(grid)
+    assert np.array_equal(canvas.grid, np.zeros((2, 2), np.int16))  # nothing was drawn
+
+
+def test_a_grid_of_floats_is_refused() -> None:
+    canvas = Canvas(ATLAS, (2, 2))
+    with pytest.raises(RunError, match="dtype float64; tile ids must be integers"):
+        canvas.update(np.zeros((2, 2), np.float64))
+
+
 PATCHES = st.lists(
     st.tuples(
         st.integers(0, 7),

@@ -8,7 +8,6 @@ from typing import Any
 
 from searchvid.domains.base import Domain
 from searchvid.domains.tree.rules import Tree, TreeNode
-from searchvid.errors import OptionError
 from searchvid.options import option
 from searchvid.render.view import View
 from searchvid.search.status import Field
@@ -33,14 +32,10 @@ class TreeOptions:
     )
 
     def __post_init__(self) -> None:
-        tree = Tree.from_mapping(self.root, self.children)  # raises OptionError naming the child
         from searchvid.domains.tree.view import MAX_NODES
 
-        if tree.size() > MAX_NODES:
-            raise OptionError(
-                "children",
-                f"the tree has {tree.size()} nodes; the tree view draws at most {MAX_NODES}",
-            )
+        # raises OptionError naming the child: not a table, a cycle, or too many nodes
+        Tree.from_mapping(self.root, self.children, limit=MAX_NODES)
 
 
 class TreeDomain(Domain):

@@ -22,34 +22,66 @@ class Tree:
     children: tuple[Tree, ...] = ()
 
     @classmethod
-    def from_mapping(cls, label: str, children: Mapping[str, Any]) -> Tree:
+    def from_mapping(
+        cls, label: str, children: Mapping[str, Any], *, limit: int | None = None
+    ) -> Tree:
         """Build a tree from ``{"child": {...}, ...}``; an empty mapping is a leaf.
 
+        Mappings built in Python may be shared or nested in themselves: a table met again
+        inside itself is a cycle and is refused, one met again elsewhere is copied, and
+        ``limit`` bounds the nodes built, so no input grows without bound.
+
+        Args:
+            label: The root's label.
+            children: The root's children.
+            limit: The most nodes the tree may have (None: no limit).
+
         Raises:
-            OptionError: A child that is not a table (key ``children.<path>``).
+            OptionError: A child that is not a table, or that contains itself (key
+                ``children.<path>``), or more than ``limit`` nodes (key ``children``).
         """
-        # Explicit pre-order with parent links; deep trees must not hit the recursion limit.
-        items: list[tuple[str, Mapping[str, Any], int]] = [(label, children, -1)]
-        index = 0
-        while index < len(items):  # items grows while we walk it
-            _, kids, _ = items[index]
-            for name, sub in kids.items():
+        # An explicit depth-first walk (deep trees must not hit the recursion limit). The
+        # tables on the walk's path, by id, catch a cycle the moment it closes.
+        # frame: (label, its remaining (name, table) items, its children built, its table)
+        stack: list[tuple[str, Iterator[tuple[str, Any]], list[Tree], int]] = [
+            (label, iter(children.items()), [], id(children))
+        ]
+        on_path = {id(children)}
+        names: list[str] = []  # the names of the tables on the path, below the root
+        count = 1
+        while True:
+            own, items, built, table = stack[-1]
+            for name, sub in items:
                 if not isinstance(sub, Mapping):
-                    where = _describe_path(items, index, name)
-                    raise OptionError(where, "must be a table ({} for a leaf)")
-                items.append((name, sub, index))
-            index += 1
-        kids_of: list[list[Tree]] = [[] for _ in items]
-        built: list[Tree | None] = [None] * len(items)
-        for index in range(len(items) - 1, -1, -1):
-            name, _, parent = items[index]
-            tree = cls(name, tuple(reversed(kids_of[index])))
-            built[index] = tree
-            if parent >= 0:
-                kids_of[parent].append(tree)
-        root = built[0]
-        assert root is not None
-        return root
+                    raise OptionError(_key(names, name), "must be a table ({} for a leaf)")
+                count += 1
+                if limit is not None and count > limit:
+                    raise OptionError(
+                        "children",
+                        f"the tree has more than {limit} nodes; the tree view draws at most "
+                        f"{limit}",
+                    )
+                if not sub:
+                    built.append(cls(name))
+                    continue
+                if id(sub) in on_path:
+                    raise OptionError(
+                        _key(names, name),
+                        "refers back to a table it is inside (a cycle): a tree cannot "
+                        "contain itself",
+                    )
+                stack.append((name, iter(sub.items()), [], id(sub)))
+                on_path.add(id(sub))
+                names.append(name)
+                break
+            else:
+                stack.pop()
+                on_path.discard(table)
+                tree = cls(own, tuple(built))
+                if not stack:
+                    return tree
+                names.pop()
+                stack[-1][2].append(tree)
 
     def __repr__(self) -> str:
         return f"Tree({self.label!r}, {len(self.children)} children)"
@@ -64,12 +96,9 @@ class Tree:
         return count
 
 
-def _describe_path(items: list[tuple[str, Mapping[str, Any], int]], index: int, name: str) -> str:
-    names = [name]
-    while index > 0:
-        names.append(items[index][0])
-        index = items[index][2]
-    return "children." + ".".join(reversed(names))
+def _key(names: list[str], name: str) -> str:
+    """The option key of child ``name`` of the table at ``names`` (``children.a.b``)."""
+    return "children." + ".".join([*names, name])
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -13,7 +13,7 @@ from typing import Any
 
 from searchvid.errors import RunError
 from searchvid.search.events import Event, EventKind
-from searchvid.search.node import key_of
+from searchvid.search.node import children_of, key_of
 
 
 def id_path(ups: Sequence[int | None], goal: int) -> list[int]:
@@ -36,7 +36,7 @@ def replay_nodes(root: Any, keys: list[Hashable]) -> Iterator[Any]:
     node = root
     yield node
     for key in keys[1:]:
-        for child in node.children():
+        for child in children_of(node):
             if key_of(child) == key:
                 node = child
                 break

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from searchvid.options import option
-from searchvid.search.algorithm import Algorithm
+from searchvid.search.algorithm import Algorithm, BudgetSpent
 from searchvid.search.events import Event, EventKind, new_event
-from searchvid.search.node import Capability, capabilities_of, key_of
+from searchvid.search.node import Capability, capabilities_of, children_of, key_of
 from searchvid.search.status import Field
 
 _ENTER = EventKind.ENTER
@@ -60,6 +60,10 @@ class Backtracking(Algorithm[BacktrackingOptions]):
     On the seed's "Algorithms" tree the ENTER/LEAF/BACKTRACK nodes are exactly the seed's
     15 observations, Root ... Root.
 
+    Work budget (:attr:`~searchvid.search.algorithm.Algorithm.work_limit`): a unit per node
+    visited and per child skipped by ``repeats``; when it is spent the stream ends before
+    the next visit.
+
     Chance nodes are not special: their children are their outcomes (``children()`` lists
     exactly the outcomes, in ``outcomes()`` order), so backtracking enumerates every roll of
     the dice below every decision -- an exhaustive search, which grows with the number of
@@ -82,6 +86,9 @@ class Backtracking(Algorithm[BacktrackingOptions]):
         return (Field("visited", self._visited),)
 
     def _traverse(self, root: Any) -> Iterator[Event]:
+        # the work budget: a unit per node visited and per child skipped by `repeats`
+        work = self._budget()
+        spent = False
         opts = self.options
         max_depth = opts.max_depth if opts.max_depth > 0 else -1
         value = self.value
@@ -92,12 +99,24 @@ class Backtracking(Algorithm[BacktrackingOptions]):
         keyed = Capability.KEY in caps
         seen: set[Hashable] = set()
 
+        def unseen(kids: Iterator[Any]) -> Iterator[Any]:
+            """The children whose key was not seen; a skipped child is a unit of work too
+            (a children() repeating seen states for ever must still end)."""
+            nonlocal work
+            for child in kids:
+                if (child.key() if keyed else child) not in seen:
+                    yield child
+                else:
+                    work -= 1
+                    if work < 0:
+                        raise BudgetSpent
+
         def open_children(node: Any, key: Hashable) -> tuple[Any, Iterator[Any] | None]:
             """The first child to descend into and an iterator over the rest."""
-            kids: Iterator[Any] = iter(node.children())
+            kids: Iterator[Any] = iter(children_of(node))
             if mode != "allow":
                 seen.add(key)
-                kids = (c for c in kids if (c.key() if keyed else c) not in seen)
+                kids = unseen(kids)
             first = next(kids, None)
             if first is None:
                 if mode == "path":
@@ -113,46 +132,57 @@ class Backtracking(Algorithm[BacktrackingOptions]):
         node = root
         nid = 0  # the tree id of `node`, its pre-order number
         parent: int | None = None
-        while True:
-            depth = len(frames)
-            v = value(node)
-            key = key_of(node) if mode != "allow" else None
-            if depth == max_depth or (check_terminal and node.is_terminal()):
-                first, rest = None, None
-                if mode == "never":
-                    seen.add(key)
-            else:
-                first, rest = open_children(node, key)
-            self._visited = nid + 1
-            yield new_event(
-                Event, (_LEAF if rest is None else _ENTER, node, depth, step, v, nid, parent)
-            )
-            step += 1
-            if v > best:
-                best = v
-                yield new_event(Event, (_IMPROVE, node, depth, step, v, nid, parent))
+        try:
+            while True:
+                work -= 1
+                if work < 0:
+                    spent = True
+                    return
+                depth = len(frames)
+                v = value(node)
+                key = key_of(node) if mode != "allow" else None
+                if depth == max_depth or (check_terminal and node.is_terminal()):
+                    first, rest = None, None
+                    if mode == "never":
+                        seen.add(key)
+                else:
+                    first, rest = open_children(node, key)
+                self._visited = nid + 1
+                yield new_event(
+                    Event, (_LEAF if rest is None else _ENTER, node, depth, step, v, nid, parent)
+                )
                 step += 1
-            if goal is not None and goal(node):
-                return
-            if rest is not None:
-                frames.append((node, rest, v, key, nid, parent))
-                node = first
-                parent = nid
+                if v > best:
+                    best = v
+                    yield new_event(Event, (_IMPROVE, node, depth, step, v, nid, parent))
+                    step += 1
+                if goal is not None and goal(node):
+                    return
+                if rest is not None:
+                    frames.append((node, rest, v, key, nid, parent))
+                    node = first
+                    parent = nid
+                    nid += 1
+                    continue
+                # a leaf: return up the stack until a node has another child
                 nid += 1
-                continue
-            # a leaf: return up the stack until a node has another child
-            nid += 1
-            while frames:
-                above, siblings, pv, pkey, pid, pparent = frames[-1]
-                yield new_event(Event, (_BACKTRACK, above, len(frames) - 1, step, pv, pid, pparent))
-                step += 1
-                nxt = next(siblings, None)
-                if nxt is not None:
-                    node = nxt
-                    parent = pid
-                    break
-                frames.pop()
-                if mode == "path":
-                    seen.discard(pkey)
-            else:
-                return
+                while frames:
+                    above, siblings, pv, pkey, pid, pparent = frames[-1]
+                    yield new_event(
+                        Event, (_BACKTRACK, above, len(frames) - 1, step, pv, pid, pparent)
+                    )
+                    step += 1
+                    nxt = next(siblings, None)
+                    if nxt is not None:
+                        node = nxt
+                        parent = pid
+                        break
+                    frames.pop()
+                    if mode == "path":
+                        seen.discard(pkey)
+                else:
+                    return
+        except BudgetSpent:  # from unseen()
+            spent = True
+        finally:
+            self._settle(work, spent=spent)

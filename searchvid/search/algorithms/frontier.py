@@ -19,6 +19,10 @@ Events common to all four (each class docstring adds its order):
 - When the node is a goal (the domain's goal test): the search stops and, with ``replay``,
   emits ``MOVE`` for each node of the path from the root (depth 0) to the goal.
 - Otherwise the stream ends when the frontier is empty (e.g. an unsolvable puzzle).
+- Work budget (:attr:`~searchvid.search.algorithm.Algorithm.work_limit`): a unit per child
+  generated (taken from ``children()``, duplicates included), so a ``children()`` that never
+  ends or a frontier that grows for ever without an event still stops; when it is spent the
+  stream ends at once, without the events of the node being expanded.
 
 Tree nodes (``id`` and ``parent`` of the events): a key is one tree node, created when it is
 generated (the root, id 0, first appears in its ``ENTER``/``LEAF``). ``FRONTIER``/``EXPAND``
@@ -43,7 +47,7 @@ from searchvid.search.algorithm import Algorithm
 from searchvid.search.algorithms._access import key_function
 from searchvid.search.algorithms._replay import replay_events
 from searchvid.search.events import Event, EventKind, new_event
-from searchvid.search.node import Capability, capabilities_of
+from searchvid.search.node import Capability, capabilities_of, children_of
 from searchvid.search.status import Field
 
 _ENTER = EventKind.ENTER
@@ -201,25 +205,33 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
         keys, ups = visits.keys, visits.ups
         add_key, add_up, add_seen = keys.append, ups.append, seen.add
         created = 1  # tree nodes so far: the next id
-        while queue:
-            node, depth, nid = queue.popleft()
-            self._level = depth
-            first = created
-            new: list[Any] = []
-            if depth != max_depth and not (check_terminal and node.is_terminal()):
-                below = depth + 1
-                for child in node.children():
-                    ck = key(child)
-                    if ck not in seen:
-                        add_seen(ck)
-                        queue.append((child, below, created))
-                        created += 1
-                        add_key(ck)
-                        add_up(nid)
-                        new.append(child)
-            yield from visits.report(node, nid, depth, value(node), new, first)
-            if visits.done:
-                return
+        work = self._budget()
+        try:
+            while queue:
+                node, depth, nid = queue.popleft()
+                self._level = depth
+                first = created
+                new: list[Any] = []
+                if depth != max_depth and not (check_terminal and node.is_terminal()):
+                    below = depth + 1
+                    for child in children_of(node):
+                        work -= 1
+                        if work < 0:
+                            self.budget_spent = True
+                            return
+                        ck = key(child)
+                        if ck not in seen:
+                            add_seen(ck)
+                            queue.append((child, below, created))
+                            created += 1
+                            add_key(ck)
+                            add_up(nid)
+                            new.append(child)
+                yield from visits.report(node, nid, depth, value(node), new, first)
+                if visits.done:
+                    return
+        finally:
+            self._settle(work, spent=self.budget_spent)
 
 
 class BeamSearch(Algorithm[BeamOptions]):
@@ -269,29 +281,37 @@ class BeamSearch(Algorithm[BeamOptions]):
         # (node, tree id, value)
         level: list[tuple[Any, int, float]] = [(root, 0, value(root))]
         depth = 0
-        while level:
-            self._level, self._kept = depth, len(level)
-            # (child, its key, parent id, its id: -1 until it gets one)
-            born: list[tuple[Any, Hashable, int, int]] = []
-            for node, nid, v in level:
-                first = len(keys)
-                new: list[Any] = []
-                if depth != max_depth and not (check_terminal and node.is_terminal()):
-                    for child in node.children():
-                        ck = key(child)
-                        if ck not in seen:
-                            new.append(child)
-                            cid = -1
-                            if expand_events:
-                                cid = len(keys)
-                                keys.append(ck)
-                                ups.append(nid)
-                            born.append((child, ck, nid, cid))
-                yield from visits.report(node, nid, depth, v, new, first)
-                if visits.done:
-                    return
-            depth += 1
-            level = yield from self._next_level(born, seen, depth, visits)
+        work = self._budget()
+        try:
+            while level:
+                self._level, self._kept = depth, len(level)
+                # (child, its key, parent id, its id: -1 until it gets one)
+                born: list[tuple[Any, Hashable, int, int]] = []
+                for node, nid, v in level:
+                    first = len(keys)
+                    new: list[Any] = []
+                    if depth != max_depth and not (check_terminal and node.is_terminal()):
+                        for child in children_of(node):
+                            work -= 1
+                            if work < 0:
+                                self.budget_spent = True
+                                return
+                            ck = key(child)
+                            if ck not in seen:
+                                new.append(child)
+                                cid = -1
+                                if expand_events:
+                                    cid = len(keys)
+                                    keys.append(ck)
+                                    ups.append(nid)
+                                born.append((child, ck, nid, cid))
+                    yield from visits.report(node, nid, depth, v, new, first)
+                    if visits.done:
+                        return
+                depth += 1
+                level = yield from self._next_level(born, seen, depth, visits)
+        finally:
+            self._settle(work, spent=self.budget_spent)
 
     def _next_level(
         self,
@@ -386,40 +406,48 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         # them reopens it, a shorter path to any other key leaves a stale entry in the heap
         closed: set[Hashable] = set()
         self._heap, self._stale, self._expanded = heap, 0, None
-        while heap:
-            entry = heappop(heap)
-            _, _, nid, g, k, node = entry
-            if cost[k] < g:
-                self._stale -= 1
-                continue  # a shorter path to this state was found after this entry was pushed
-            self._expanded = entry
-            if uses_cost:
-                closed.add(k)
-            first = counter + 1
-            new: list[Any] = []
-            if g != max_depth and not (check_terminal and node.is_terminal()):
-                g2 = g + 1
-                for child in node.children():
-                    ck = key(child)
-                    known = cost.get(ck)
-                    if known is None or (uses_cost and g2 < known):
-                        cost[ck] = g2
-                        counter += 1
-                        add_key(ck)
-                        add_up(nid)
-                        if not uses_cost:
-                            heappush(heap, (h(child), 0, counter, g2, ck, child))
-                        else:
-                            if known is not None:  # a shorter path to a known state
-                                if ck in closed:
-                                    closed.discard(ck)  # reopened
-                                else:
-                                    self._stale += 1  # its entry in the heap is stale now
-                            heappush(heap, (g2 + h(child), -g2, counter, g2, ck, child))
-                        new.append(child)
-            yield from visits.report(node, nid, g, value(node), new, first)
-            if visits.done:
-                return
+        work = self._budget()
+        try:
+            while heap:
+                entry = heappop(heap)
+                _, _, nid, g, k, node = entry
+                if cost[k] < g:
+                    self._stale -= 1
+                    continue  # a shorter path to this state was found after this entry was pushed
+                self._expanded = entry
+                if uses_cost:
+                    closed.add(k)
+                first = counter + 1
+                new: list[Any] = []
+                if g != max_depth and not (check_terminal and node.is_terminal()):
+                    g2 = g + 1
+                    for child in children_of(node):
+                        work -= 1
+                        if work < 0:
+                            self.budget_spent = True
+                            return
+                        ck = key(child)
+                        known = cost.get(ck)
+                        if known is None or (uses_cost and g2 < known):
+                            cost[ck] = g2
+                            counter += 1
+                            add_key(ck)
+                            add_up(nid)
+                            if not uses_cost:
+                                heappush(heap, (h(child), 0, counter, g2, ck, child))
+                            else:
+                                if known is not None:  # a shorter path to a known state
+                                    if ck in closed:
+                                        closed.discard(ck)  # reopened
+                                    else:
+                                        self._stale += 1  # its entry in the heap is stale now
+                                heappush(heap, (g2 + h(child), -g2, counter, g2, ck, child))
+                            new.append(child)
+                yield from visits.report(node, nid, g, value(node), new, first)
+                if visits.done:
+                    return
+        finally:
+            self._settle(work, spent=self.budget_spent)
 
 
 class BestFirst(_HeuristicSearch):

@@ -40,10 +40,16 @@ from itertools import islice
 from typing import Any, Literal
 
 from searchvid.options import option
-from searchvid.search.algorithm import Algorithm
+from searchvid.search.algorithm import Algorithm, BudgetSpent, list_children
 from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
 from searchvid.search.events import Event, EventKind, new_event
-from searchvid.search.node import Capability, capabilities_of, is_terminal, require
+from searchvid.search.node import (
+    Capability,
+    capabilities_of,
+    children_of,
+    is_terminal,
+    require,
+)
 from searchvid.search.status import Field
 from searchvid.search.values import depth_value, terminal_reward
 
@@ -257,6 +263,13 @@ class Mcts(Algorithm[MctsOptions]):
     ``commit_solution`` the committed line's MOVEs carry the ids of its tree nodes, then
     new ids (each below the previous MOVE's) for the part that came from the playout.
 
+    Work budget (:attr:`~searchvid.search.algorithm.Algorithm.work_limit`): a unit per
+    iteration and one per rollout move (a playout's states are most of an iteration's cost),
+    across every block of plan mode; when it is spent the stream ends at once, in the middle
+    of an iteration if need be. A node whose children are listed (to expand it, or to draw a
+    child in a domain without ``random_child``) and number more than the whole budget spends
+    it too.
+
     An instance runs one traversal at a time (the tree lives in the running generator).
     ``_tree`` holds the current root of the tree, during the traversal and after it (for
     tests).
@@ -281,6 +294,10 @@ class Mcts(Algorithm[MctsOptions]):
     block's root is a chance node)."""
     _move_number: int = 0
     """Plan mode: the move being searched for or just committed, counting from 1."""
+    _left: int = 0
+    """Units of the work budget left to the running traversal."""
+    _cap: int = 0
+    """The most children a listing may hold: the traversal's whole budget."""
 
     def status(self) -> Sequence[Field]:
         """The search's own numbers for the strip, each O(1).
@@ -319,7 +336,8 @@ class Mcts(Algorithm[MctsOptions]):
         self._check_terminal = Capability.TERMINAL in caps
         self._filtered = opts.filter_moves and Capability.FILTERED_CHILDREN in caps
         self._by_drawing = Capability.RANDOM_CHILD in caps and not self._filtered
-        self._draw = drawer(root)
+        self._left = self._cap = self._budget()
+        self._draw = drawer(root, self._cap)
         self._chance = Capability.CHANCE in caps
         # at chance nodes a rollout draws with sample_outcome, through the chance-aware draw
         self._native = Capability.RANDOM_CHILD in caps and not self._chance
@@ -342,11 +360,18 @@ class Mcts(Algorithm[MctsOptions]):
         self._block, self._leader, self._move_number = None, None, 0
         two_player_start = self._two_player and not (self._chance and root.is_chance())
         mover = 1 - root.to_move if two_player_start else 0
-        tree = self._tree = self._new_node(root, mover, None)
-        if opts.mode == "search":
-            yield from self._iterations(tree, opts.iterations, 0, set(), 0)
-        else:
-            yield from self._plan(tree)
+        spent = False
+        try:
+            tree = self._tree = self._new_node(root, mover, None)
+            if opts.mode == "search":
+                yield from self._iterations(tree, opts.iterations, 0, set(), 0)
+            else:
+                yield from self._plan(tree)
+        except BudgetSpent:
+            spent = True
+            self._left = -1
+        finally:
+            self._settle(self._left, spent=spent)
 
     # -- plan mode -------------------------------------------------------------------------
 
@@ -451,7 +476,7 @@ class Mcts(Algorithm[MctsOptions]):
                 return None
             k = key(state)
         else:
-            state, k = draw_unvisited(tree.state, self.rng, excluded, key, self._draw)
+            state, k = draw_unvisited(tree.state, self.rng, excluded, key, self._draw, self._cap)
             if state is None:
                 return None
         for kid in tree.kids or ():
@@ -507,7 +532,12 @@ class Mcts(Algorithm[MctsOptions]):
         lead = root.outcomes is None
         leader = max(root.kids, key=_commit_rank) if lead and root.kids else None
         self._block, self._block_visits, self._leader = root, root.visits, leader
+        cap = self._cap
+        work = self._left  # the work budget: a unit per iteration and per rollout move
         for _ in range(count):
+            work -= 1
+            if work < 0:
+                raise BudgetSpent
             # selection: descend by UCT while nodes are fully expanded; at a chance node
             # follow the outcome nature draws, stopping at one drawn for the first time
             node = root
@@ -586,13 +616,16 @@ class Mcts(Algorithm[MctsOptions]):
                     if moves == limit:
                         finished = False
                         break
+                    work -= 1
+                    if work < 0:
+                        raise BudgetSpent
                     nxt = state.random_child(rng) if native else draw(state, rng)
                     if nxt is None:
                         break
                     if visited is not None:
                         k = nxt.key() if keyed else nxt
                         if k in visited and not (chance and state.is_chance()):
-                            nxt, k = draw_unvisited(state, rng, visited, key, draw)
+                            nxt, k = draw_unvisited(state, rng, visited, key, draw, cap)
                             if nxt is None:  # every move revisits a state: stuck
                                 finished = False
                                 break
@@ -648,6 +681,7 @@ class Mcts(Algorithm[MctsOptions]):
                     leader = self._leader = first
         self._best = best
         self._line = line
+        self._left = work
         return step
 
     def _end_value(self, state: Any, finished: bool) -> float:
@@ -689,7 +723,7 @@ class Mcts(Algorithm[MctsOptions]):
     def _children_of(self, state: Any) -> Sequence[Any]:
         if self._filtered:
             return state.filtered_children()  # type: ignore[no-any-return]
-        return list(state.children())
+        return list_children(children_of(state), self._cap)
 
     def _expand(self, node: _TreeNode, excluded: set[Hashable] | None) -> _TreeNode | None:
         """Add one untried child below ``node``, whose key is not in ``excluded``.
@@ -774,7 +808,8 @@ class Mcts(Algorithm[MctsOptions]):
             if k not in tried:
                 tried.add(k)
                 return state, k
-        fresh = [(s, k) for s in node.state.children() if (k := key(s)) not in tried]
+        kids = list_children(children_of(node.state), self._cap)
+        fresh = [(s, k) for s in kids if (k := key(s)) not in tried]
         if not fresh:
             raise AssertionError(f"{node.state!r}: random_child disagrees with children()")
         state, k = fresh[rng.randrange(len(fresh))]
@@ -792,7 +827,7 @@ class Mcts(Algorithm[MctsOptions]):
             states = self._children_of(node.state)
             self._remember(node, states)
             return states[index]
-        return next(islice(node.state.children(), index, None))
+        return next(islice(children_of(node.state), index, None))
 
     def _remember(self, node: _TreeNode, states: Sequence[Any]) -> None:
         budget = self.options.child_cache

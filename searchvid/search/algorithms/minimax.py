@@ -25,15 +25,17 @@ from __future__ import annotations
 
 from collections.abc import Generator, Hashable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
-from searchvid.errors import CapabilityError
+from searchvid.errors import CapabilityError, RunError, UserCodeError
 from searchvid.options import option
-from searchvid.search.algorithm import Algorithm
+from searchvid.search.algorithm import Algorithm, BudgetSpent
 from searchvid.search.events import Event, EventKind, new_event
-from searchvid.search.node import Capability, capabilities_of, key_of, require
+from searchvid.search.node import Capability, capabilities_of, children_of, key_of, require
 from searchvid.search.status import Field
 from searchvid.search.values import depth_value, terminal_reward
+from searchvid.usercode import method_location
 
 _ENTER = EventKind.ENTER
 _LEAF = EventKind.LEAF
@@ -55,6 +57,9 @@ _Search = Generator[Event, None, tuple[float, Any, int]]
 
 _ORDER = list(Capability)
 """Capabilities in declaration order (for stable messages)."""
+
+_NONE = object()
+"""What ``next`` returns here from an iterator that is exhausted."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,6 +166,12 @@ class Minimax(Algorithm[MinimaxOptions]):
     MOVE's tree node; by outcome only when every outcome was searched), else a new id below
     the previous MOVE's. Nodes deeper than ``event_depth`` get no ids.
 
+    Work budget (:attr:`~searchvid.search.algorithm.Algorithm.work_limit`): a unit per node
+    visited (as counted by :attr:`nodes`: expanded, a leaf, or answered by the table), in the
+    solving search and in the re-searches of ``play`` alike, and one per move counted for a
+    PRUNE. Nodes below ``event_depth`` emit no event but still count, so the budget ends a
+    search that runs long between events; when it is spent the stream ends at once.
+
     :meth:`solve` returns the root's value with no events at all (same loop, events off).
     After a search, :attr:`nodes` holds the number of nodes it visited.
     """
@@ -186,6 +197,8 @@ class Minimax(Algorithm[MinimaxOptions]):
     """Whether the root's domain has two players (``to_move``)."""
     _chance: bool = False
     """Whether the root's domain has chance nodes (expectimax)."""
+    _left: int = 0
+    """Units of the work budget left to the traversal's next search (< 0: spent)."""
 
     def check(self, root: Any) -> None:
         """Without chance nodes, two players (``to_move``) are needed too.
@@ -220,29 +233,54 @@ class Minimax(Algorithm[MinimaxOptions]):
 
         Raises:
             CapabilityError: ``root`` lacks a capability minimax needs.
+            RunError: The :attr:`work_limit` was reached before the value was known.
         """
         self.check(root)
         self._start(root)
-        value, _, _ = _drain(self._search(root, -1, 0))
+        value, _, _ = self._silent(root)
         return self._for_player0(root, value)
 
     def best_child(self, root: Any) -> tuple[Any, float] | None:
         """The best move from ``root`` and the root's value for player 0 (None: no move,
-        or ``root`` is a chance node)."""
+        or ``root`` is a chance node).
+
+        Raises:
+            CapabilityError: ``root`` lacks a capability minimax needs.
+            RunError: The :attr:`work_limit` was reached before the best move was known.
+        """
         self.check(root)
         self._start(root)
-        value, child, _ = _drain(self._search(root, -1, 0))
+        value, child, _ = self._silent(root)
         if child is None:
             return None
         return child, self._for_player0(root, value)
 
     def _start(self, root: Any) -> None:
-        """Fresh table and counters for a traversal from ``root``."""
+        """Fresh table, counters and work budget for a traversal from ``root``."""
         caps = capabilities_of(root)
         self._tt: dict[Hashable, tuple[float, int, int]] = {}
         self._counts = _Counters()
         self._chance = Capability.CHANCE in caps
         self._two_player = Capability.TO_MOVE in caps
+        self._left = self._budget()
+
+    def _silent(self, root: Any) -> tuple[float, Any, int]:
+        """A whole search of ``root`` without events, for :meth:`solve` and :meth:`best_child`.
+
+        Raises:
+            RunError: The work budget ran out first.
+        """
+        try:
+            return _drain(self._search(root, -1, 0))
+        except BudgetSpent:
+            self._settle(-1, spent=True)
+            raise RunError(
+                f"minimax: the work budget (work_limit = {self.work_limit}) ran out before "
+                "the search ended"
+            ) from None
+        finally:
+            if not self.budget_spent:
+                self._settle(self._left)
 
     def _search(self, root: Any, emit_limit: int, step: int, tree: _Tree | None = None) -> _Search:
         """Expectimax in games of chance, else negamax."""
@@ -258,32 +296,35 @@ class Minimax(Algorithm[MinimaxOptions]):
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         self._start(root)
-        limit = self.options.event_depth or _UNLIMITED
-        tree = _Tree()
-        value, child, step = yield from self._search(root, limit, 0, tree)
-        if not self.options.play:
-            return
-        node, depth, kind = root, 0, _MOVE
-        nid, parent = 0, None  # the root was reported: it is tree node 0
-        chance = self._chance
-        whole = self.options.samples == 0  # chance nodes were searched outcome by outcome
-        while True:
-            yield Event(kind, node, depth, step, self._for_player0(node, value), nid, parent)
-            step += 1
-            if chance and node.is_chance():
-                child, kind = node.sample_outcome(self.rng), _ROLL
-                if not whole:
-                    move = None
-                else:
-                    move = next((i for i, c in enumerate(node.children()) if c == child), None)
-            elif child is None:
+        spent = False
+        try:
+            limit = self.options.event_depth or _UNLIMITED
+            tree = _Tree()
+            value, child, step = yield from self._search(root, limit, 0, tree)
+            if not self.options.play:
                 return
-            else:
-                kind = _MOVE
-                move = next((i for i, c in enumerate(node.children()) if c == child), None)
-            nid, parent = tree.child(nid, move), nid
-            node, depth = child, depth + 1
-            value, child, _ = _drain(self._search(node, -1, 0))
+            node, depth, kind = root, 0, _MOVE
+            nid, parent = 0, None  # the root was reported: it is tree node 0
+            chance = self._chance
+            whole = self.options.samples == 0  # chance nodes were searched outcome by outcome
+            while True:
+                yield Event(kind, node, depth, step, self._for_player0(node, value), nid, parent)
+                step += 1
+                if chance and node.is_chance():
+                    child, kind = node.sample_outcome(self.rng), _ROLL
+                    move = _move_number(node, child) if whole else None
+                elif child is None:
+                    return
+                else:
+                    kind = _MOVE
+                    move = _move_number(node, child)
+                nid, parent = tree.child(nid, move), nid
+                node, depth = child, depth + 1
+                value, child, _ = _drain(self._search(node, -1, 0))
+        except BudgetSpent:
+            spent = True
+        finally:
+            self._settle(self._left, spent=spent)
 
     def _negamax(self, root: Any, emit_limit: int, step: int, tree: _Tree | None = None) -> _Search:
         """Search ``root``; events only for plies <= ``emit_limit`` (-1: none at all).
@@ -300,6 +341,7 @@ class Minimax(Algorithm[MinimaxOptions]):
         improve = emit_limit >= 0
         counts = self._counts
         nodes = 0
+        cap = self._left  # the work budget: nodes may not exceed it
         best_child = None
         # tree ids, for the emitting part of the search only: the ids and counts of children
         # reported so far of the frames at plies <= emit_limit (the bottom of the stack)
@@ -316,6 +358,9 @@ class Minimax(Algorithm[MinimaxOptions]):
         ply = 0
         while True:
             nodes += 1
+            if nodes > cap:
+                self._left = -1
+                raise BudgetSpent
             result = -1.0  # < 0: not resolved yet
             k = node.key() if keyed else node
             if tt_get is not None and stack:
@@ -336,7 +381,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                     if tt is not None:
                         tt[k] = (result, _EXACT, 0)
                 else:
-                    moves = iter(node.children())
+                    moves = iter(children_of(node))
                     child = next(moves, None)
                     if child is not None:
                         if ply <= emit_limit:
@@ -413,7 +458,8 @@ class Minimax(Algorithm[MinimaxOptions]):
                 else:  # a cut-off: the moves left are not searched
                     counts.cuts += 1
                     if ply <= emit_limit:
-                        pruned = sum(1 for _ in frame[1])
+                        pruned = self._count_moves(frame[1], cap - nodes)
+                        cap -= pruned
                         if pruned:
                             counts.nodes = nodes
                             yield new_event(
@@ -434,6 +480,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                 stack.pop()
             else:
                 self.nodes = nodes
+                self._left = cap - nodes
                 counts.nodes = 0
                 counts.searched += nodes
                 return result, best_child, step
@@ -456,6 +503,7 @@ class Minimax(Algorithm[MinimaxOptions]):
         improve = emit_limit >= 0
         counts = self._counts
         nodes = 0
+        cap = self._left  # the work budget: nodes may not exceed it
         best_child = None
         ups, moves_of = (tree.ups, tree.moves) if tree is not None else ([], [])
         tids: list[int] = []
@@ -474,6 +522,9 @@ class Minimax(Algorithm[MinimaxOptions]):
         ply = 0
         while True:
             nodes += 1
+            if nodes > cap:
+                self._left = -1
+                raise BudgetSpent
             result = -1.0  # < 0: not resolved yet
             k = node.key() if keyed else node
             if tt_get is not None and stack:
@@ -496,12 +547,12 @@ class Minimax(Algorithm[MinimaxOptions]):
                     if node.is_chance():
                         kind, best = _CHANCE, 0.0
                         moves: Iterator[Any] = self._outcomes(node)
-                        weight, child = next(moves)
+                        weight, child = _first_outcome(node, moves)
                         window = (low, high)
                     else:
                         kind = _MIN if two_player and node.to_move == 1 else _MAX
                         best = 2.0 if kind == _MIN else -1.0
-                        moves = iter(node.children())
+                        moves = iter(children_of(node))
                         child = next(moves, None)
                         window = (alpha, beta)
                     if child is not None:
@@ -611,7 +662,8 @@ class Minimax(Algorithm[MinimaxOptions]):
                 else:  # a cut-off (never at a chance node): the moves left are not searched
                     counts.cuts += 1
                     if ply <= emit_limit:
-                        pruned = sum(1 for _ in frame[1])
+                        pruned = self._count_moves(frame[1], cap - nodes)
+                        cap -= pruned
                         if pruned:
                             counts.nodes = nodes
                             yield new_event(
@@ -637,9 +689,22 @@ class Minimax(Algorithm[MinimaxOptions]):
                 stack.pop()
             else:
                 self.nodes = nodes
+                self._left = cap - nodes
                 counts.nodes = 0
                 counts.searched += nodes
                 return result, best_child, step
+
+    def _count_moves(self, moves: Iterator[Any], allowance: int) -> int:
+        """How many moves ``moves`` has left (for PRUNE), each a unit of work.
+
+        Raises:
+            BudgetSpent: There are more than ``allowance`` (a ``children()`` that never ends).
+        """
+        count = sum(1 for _ in islice(moves, max(allowance, 0)))
+        if count == allowance and next(moves, _NONE) is not _NONE:
+            self._left = -1
+            raise BudgetSpent
+        return count
 
     def _outcomes(self, node: Any) -> Iterator[tuple[float, Any]]:
         """The ``(weight, outcome)`` pairs a chance node is searched over: every outcome
@@ -688,6 +753,27 @@ class _Tree:
         ups.append(parent)
         moves.append(-1)
         return len(ups) - 1
+
+
+def _move_number(node: Any, child: Any) -> int | None:
+    """The index of ``child`` among the children of ``node`` (None: not among them)."""
+    return next((i for i, c in enumerate(children_of(node)) if c == child), None)
+
+
+def _first_outcome(node: Any, outcomes: Iterator[tuple[float, Any]]) -> tuple[float, Any]:
+    """The first ``(weight, outcome)`` pair of a chance node.
+
+    Raises:
+        UserCodeError: The chance node has no outcome (naming the domain's ``outcomes()``).
+    """
+    pair = next(outcomes, None)
+    if pair is None:
+        raise UserCodeError(
+            str(method_location(node, "outcomes")),
+            "returned no outcomes: a chance node needs at least one",
+            node=node,
+        )
+    return pair
 
 
 def _drain(search: _Search) -> tuple[float, Any, int]:

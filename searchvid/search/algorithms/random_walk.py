@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from searchvid.options import option
-from searchvid.search.algorithm import Algorithm
+from searchvid.search.algorithm import Algorithm, BudgetSpent
 from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
 from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of
@@ -58,6 +58,11 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
     any other step creates a new id below P. IMPROVE carries its node's id. The trie keeps
     one ``(parent id, key)`` entry per tree node, so memory grows with the steps taken.
 
+    Work budget (:attr:`~searchvid.search.algorithm.Algorithm.work_limit`): a unit per node
+    a walk stands on (the root of each walk included); when it is spent the stream ends
+    before the next one. A node whose children are listed to draw one (no ``random_child``)
+    and number more than the whole budget spends it too.
+
     Children are drawn with :func:`~searchvid.search.node.random_child` semantics from
     ``self.rng`` (the domain's ``random_child`` where declared), so a seed fixes the stream.
     """
@@ -82,7 +87,8 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
         caps = capabilities_of(root)
         check_terminal = Capability.TERMINAL in caps
         chance = Capability.CHANCE in caps
-        draw = drawer(root)
+        work = cap = self._budget()
+        draw = drawer(root, cap)
         key = key_function(root)
         avoid = opts.avoid_cycles
         best = -math.inf
@@ -91,54 +97,64 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
         # the trie of walks: (parent id, child key) -> child id; one entry per tree node
         trie: dict[tuple[int, Hashable], int] = {}
         created = 1  # tree nodes so far (the root): the next id
-        for walk in range(opts.restarts):
-            self._walk = walk + 1
-            node, depth, v = root, 0, root_value
-            nid, parent = 0, None
-            rolled = False  # `node` is an outcome nature drew at a chance node
-            fresh = False  # `node` was created by this walk: its steps are all new
-            visited: set[Hashable] = {key(root)} if avoid else set()
-            if walk:
-                yield Event(_RESTART, root, 0, step, v, 0, None)
-                step += 1
-            while True:
-                k = None
-                if depth == max_depth or (check_terminal and node.is_terminal()):
-                    nxt = None
-                elif chance and node.is_chance():
-                    nxt = draw(node, rng)  # nature's roll: sample_outcome
-                    if avoid:
-                        k = key(nxt)
-                        if k in visited:
-                            nxt = None
-                        else:
-                            visited.add(k)
-                elif avoid:
-                    nxt, k = draw_unvisited(node, rng, visited, key, draw)
-                    if nxt is not None:
-                        visited.add(k)
-                else:
-                    nxt = draw(node, rng)
-                if walk == 0 or depth > 0:
-                    kind = _LEAF if nxt is None else _ROLL if rolled else _ENTER
-                    yield new_event(Event, (kind, node, depth, step, v, nid, parent))
+        spent = False
+        try:
+            for walk in range(opts.restarts):
+                self._walk = walk + 1
+                node, depth, v = root, 0, root_value
+                nid, parent = 0, None
+                rolled = False  # `node` is an outcome nature drew at a chance node
+                fresh = False  # `node` was created by this walk: its steps are all new
+                visited: set[Hashable] = {key(root)} if avoid else set()
+                if walk:
+                    yield Event(_RESTART, root, 0, step, v, 0, None)
                     step += 1
-                    if v > best:
-                        best = v
-                        yield new_event(Event, (_IMPROVE, node, depth, step, v, nid, parent))
+                while True:
+                    work -= 1
+                    if work < 0:
+                        spent = True
+                        return
+                    k = None
+                    if depth == max_depth or (check_terminal and node.is_terminal()):
+                        nxt = None
+                    elif chance and node.is_chance():
+                        nxt = draw(node, rng)  # nature's roll: sample_outcome
+                        if avoid:
+                            k = key(nxt)
+                            if k in visited:
+                                nxt = None
+                            else:
+                                visited.add(k)
+                    elif avoid:
+                        nxt, k = draw_unvisited(node, rng, visited, key, draw, cap)
+                        if nxt is not None:
+                            visited.add(k)
+                    else:
+                        nxt = draw(node, rng)
+                    if walk == 0 or depth > 0:
+                        kind = _LEAF if nxt is None else _ROLL if rolled else _ENTER
+                        yield new_event(Event, (kind, node, depth, step, v, nid, parent))
                         step += 1
-                if nxt is None:
-                    break
-                if chance:
-                    rolled = node.is_chance()
-                edge = (nid, key(nxt) if k is None else k)
-                parent = nid
-                found = None if fresh else trie.get(edge)
-                if found is None:
-                    fresh = True
-                    nid = trie[edge] = created
-                    created += 1
-                else:
-                    nid = found
-                node, depth = nxt, depth + 1
-                v = value(node)
+                        if v > best:
+                            best = v
+                            yield new_event(Event, (_IMPROVE, node, depth, step, v, nid, parent))
+                            step += 1
+                    if nxt is None:
+                        break
+                    if chance:
+                        rolled = node.is_chance()
+                    edge = (nid, key(nxt) if k is None else k)
+                    parent = nid
+                    found = None if fresh else trie.get(edge)
+                    if found is None:
+                        fresh = True
+                        nid = trie[edge] = created
+                        created += 1
+                    else:
+                        nid = found
+                    node, depth = nxt, depth + 1
+                    v = value(node)
+        except BudgetSpent:  # a listing draw met more children than the budget
+            spent = True
+        finally:
+            self._settle(work, spent=spent)
