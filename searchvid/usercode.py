@@ -71,6 +71,8 @@ def remember_plugin(module: str) -> None:
     """Count the package of ``module`` (a plugin searchvid imported) as the user's code, even
     where it is installed among third-party packages."""
     top = module.partition(".")[0]
+    if top in sys.stdlib_module_names:
+        return
     if top and top != _PACKAGE and top not in _plugin_packages:
         _plugin_packages.add(top)
         _module_kind.cache_clear()
@@ -294,10 +296,10 @@ def _module_kind(module: str, file: str | None) -> str:
     top = module.partition(".")[0]
     if top == _PACKAGE:
         return "searchvid"
+    if top in sys.stdlib_module_names:  # never the user's, even if a scene named it
+        return "library"
     if top in _plugin_packages:
         return "user"
-    if top in sys.stdlib_module_names:
-        return "library"
     return _file_kind(file) if file is not None else "user"
 
 

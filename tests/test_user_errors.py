@@ -696,3 +696,16 @@ def test_a_gridview_refuses_values_that_would_wrap() -> None:
     )
     assert isinstance(caught.value, ValueError)
     assert isinstance(caught.value, UserCodeError)
+
+
+def test_a_standard_library_module_named_by_a_scene_never_becomes_the_users(
+    folder: Path,
+) -> None:
+    from searchvid.usercode import remember_plugin
+
+    remember_plugin("json")  # as a scene naming "json:JSONDecoder" does, earlier in a process
+    result = render(folder, scene(broken="children-stdlib"))
+    line = line_of("children-stdlib")
+    assert result.stderr.startswith(
+        f"Error: usergame.py:{line} in ParsingChildren.children(): JSONDecodeError: "
+    )

@@ -9,6 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchvid.render.canvas import Rect
+from searchvid.render.palette import PLAYER_COLORS
+from searchvid.render.textink import MIN_TEXT
 from searchvid.render.treelayout import (
     ITEM_AGGREGATE,
     ITEM_NODE,
@@ -16,6 +18,7 @@ from searchvid.render.treelayout import (
     TreeLayout,
     TreeRecord,
 )
+from searchvid.render.treemarks import BASE_COLORS, DASH
 from searchvid.render.treepanel import (
     BACKGROUND,
     COLORS,
@@ -26,6 +29,7 @@ from searchvid.render.treepanel import (
     PATH,
     PLAYED,
     PRUNED,
+    SEQUENTIAL,
     TEXT,
     VISITED,
     Label,
@@ -416,7 +420,7 @@ def test_mcts_colours_and_sizes_follow_the_backup_sums() -> None:
     heights = {}
     for node in drawn:
         row, col = panel.centre(node)  # type: ignore[misc]
-        expected = DIVERGING[min(8, int(total[node] / visits[node] * 9))]
+        expected = SEQUENTIAL[min(8, int(total[node] / visits[node] * 9))]
         rect = panel.item_rect(node)
         assert rect is not None
         column = panel.pixels[rect.top : rect.bottom, col]
@@ -456,9 +460,11 @@ def test_minimax_values_colour_nodes_and_pruned_children_are_marked() -> None:
     panel.draw()
     for node, value in ((1, 1.0), (3, 0.0), (0, 1.0)):
         row, col = panel.centre(node)  # type: ignore[misc]
-        assert colour(panel, row, col) == DIVERGING[min(8, int(value * 9))], node
-    assert "pruned" in panel.legend
-    assert "value, player 0" in panel.legend
+        assert colour(panel, row, col) == SEQUENTIAL[min(8, int(value * 9))], node
+    assert "pruned (count)" in panel.legend
+    assert "value" in panel.legend  # one player: no "player 0"
+    assert "no value yet" in panel.legend  # grey before a value: the middle grey is a draw
+    assert panel.scale_ends == ("0", "1")
 
 
 def test_beam_dropped_children_are_crossed_and_frontier_nodes_hollow() -> None:
@@ -493,7 +499,7 @@ def test_legend_lists_only_the_states_the_run_uses() -> None:
     assert panel_of(BACKTRACKING).legend == ("current", "visited", "leaf / dead end")
     assert panel_of(BFS).legend == ("current", "frontier", "expanded", "leaf / dead end")
     mcts = panel_of(list(mcts_events(random.Random(0), 12)), 400, 300)
-    assert mcts.legend == ("current", "mean reward, player 0", "size: visits")
+    assert mcts.legend == ("current", "mean reward", "height: visits")
     walks = panel_of([*BACKTRACKING, ev(K.RESTART, 0, None)])
     assert "frontier" not in walks.legend
     assert "pruned" not in walks.legend
@@ -881,3 +887,117 @@ def test_labels_follow_the_decisions() -> None:
         fresh.observe(event)
     fresh.draw()
     assert np.array_equal(panel.pixels, fresh.pixels)
+
+
+# -- marks that do not rely on colour alone, text a reader can read ------------------------
+
+MINIMAX = [
+    ev(K.ENTER, 0, None),
+    ev(K.LEAF, 1, 0, 1.0),
+    ev(K.BACKTRACK, 0, None, 1.0),
+    ev(K.ENTER, 2, 0),
+    ev(K.LEAF, 3, 2, 0.0),
+    ev(K.BACKTRACK, 2, 0, 0.0),
+    ev(K.PRUNE, 2, 0, 2.0),
+    ev(K.BACKTRACK, 0, None, 1.0),
+]
+
+
+def runs(flags: np.ndarray) -> list[int]:
+    """Lengths of the runs of True in a 1-D boolean array."""
+    padded = np.concatenate([[False], flags, [False]]).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    return (edges[1::2] - edges[::2]).tolist()
+
+
+def test_two_player_values_take_the_players_colours_and_name_the_ends() -> None:
+    panel = TreePanel(300, 240, events_for_layout=iter(MINIMAX), outcomes=("O wins", "X wins"))
+    for event in MINIMAX:
+        panel.observe(event)
+    panel.draw()
+    assert colour(panel, *panel.centre(1)) == PLAYER_COLORS[0]  # type: ignore[misc]
+    assert colour(panel, *panel.centre(3)) == PLAYER_COLORS[1]  # type: ignore[misc]
+    assert panel.scale_ends == ("O wins", "X wins")
+    assert set(panel.colors) == set(BASE_COLORS) | set(DIVERGING)
+    one_player = panel_of(MINIMAX, 300, 240)
+    assert set(one_player.colors) == set(BASE_COLORS) | set(SEQUENTIAL)
+    for legend in (panel.legend, one_player.legend):
+        assert not any("player" in text for text in legend)
+
+
+def test_pruned_edges_are_dashed_and_dropped_crosses_thin() -> None:
+    panel = panel_of(MINIMAX, 300, 240)
+    for event in MINIMAX:
+        panel.observe(event)
+    panel.draw()
+    marker = panel.layout.marker_of[panel.layout.rep[2]]
+    x = panel.layout.x[marker]
+    column = panel.pixels[:, x]
+    dashes = runs((column == PRUNED).all(axis=1))
+    assert dashes.count(DASH) >= 2, dashes  # a solid edge would be one long run
+    rect = panel.marker_rect(2)
+    assert rect is not None
+    cross_rows = (panel.pixels[rect.top : rect.bottom, rect.left : rect.right] == PRUNED).all(
+        axis=2
+    )
+    assert max(max(runs(row)) for row in cross_rows if row.any()) >= 4  # bold: 4 px strokes
+
+
+def test_the_edge_down_to_a_played_node_is_heavy() -> None:
+    events = [
+        ev(K.ENTER, 0, None),
+        ev(K.LEAF, 1, 0),
+        ev(K.BACKTRACK, 0, None),
+        ev(K.LEAF, 2, 0),
+        ev(K.BACKTRACK, 0, None),
+        ev(K.MOVE, 0, None),
+        ev(K.MOVE, 2, 0),
+        ev(K.SELECT, 0, None),  # the path back at the root: edges in their own colours
+    ]
+    panel = panel_of(events, 300, 240)
+    for event in events:
+        panel.observe(event)
+    panel.draw()
+    for node, heavy in ((2, True), (1, False)):
+        rect = panel.item_rect(node)
+        assert rect is not None
+        x = panel.layout.x[panel.layout.rep[node]]
+        row = panel.pixels[rect.top + 1, x - 2 : x + 2]
+        wanted = [PLAYED] * 4 if heavy else [BACKGROUND, BACKGROUND, EDGE, EDGE]  # 4 px, 2 px
+        assert [tuple(p) for p in row.tolist()] == wanted, node
+    assert "played" in panel.legend
+
+
+@pytest.mark.parametrize("width", [240, 320, 400, 720, 1100])
+def test_every_text_is_at_least_12_px(width: int) -> None:
+    for events in (BACKTRACKING, MINIMAX, list(mcts_events(random.Random(1), 40))):
+        panel = panel_of(events, width, 240)
+        assert min(panel.text_sizes) >= MIN_TEXT
+        assert min(panel.text_heights) >= MIN_TEXT
+
+
+def test_pictures_are_explained_by_their_frames() -> None:
+    pictures = panel_of(BACKTRACKING, 400, 300, thumbnail=board)
+    assert pictures.thumbnails
+    assert pictures.legend == ("current", "visited")  # a picture has no leaf shape
+    dots = panel_of(BACKTRACKING, 400, 300)
+    assert dots.legend == ("current", "visited", "leaf / dead end")
+
+
+def test_the_current_decision_is_a_taller_mark_in_the_header() -> None:
+    events = list(plan_events(random.Random(2), 3, 12))
+    panel = panel_of(events, 400, 300)
+    starts = decision_starts(events)
+    for event in events[: starts[1] + 1]:
+        panel.observe(event)
+    panel.draw()
+    assert panel.decision == 2
+    header = panel.pixels[: panel.height // 8]
+
+    def tallest(color: tuple[int, int, int]) -> int:
+        return max(
+            max(runs((header[:, c] == color).all(axis=1)), default=0) for c in range(panel.width)
+        )
+
+    assert tallest(PLAYED) == 6  # decisions played: small squares
+    assert tallest(PATH) == 12  # the current one: twice as tall

@@ -8,6 +8,10 @@ line), a reserve slot, and the hand slot in the colour of the player who holds i
 
 Tiles are drawn without anti-aliasing at half resolution (50 px) from a small palette and
 doubled with nearest-neighbour scaling, so every colour edge falls on an even pixel.
+
+The hand slot takes the players' colours (:data:`~searchvid.render.palette.PLAYER_COLORS`),
+the same the tree panel gives their wins. A highlight never relies on colour alone: the
+last piece placed has a folded corner, the winning line a dark frame inside each cell.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from searchvid.domains.quarto.rules import PIECES, piece_name
+from searchvid.render.palette import ORANGE, PLAYER_COLORS
 from searchvid.render.tileart import tile_art_main, write_tile_pngs
 
 TILE_SIZE = 100
@@ -28,13 +33,13 @@ _HALF = TILE_SIZE // 2
 PALETTE: dict[str, tuple[int, int, int]] = {
     "board": (124, 158, 116),
     "last": (172, 140, 206),
-    "win": (236, 132, 36),
+    "win": ORANGE,
     "reserve": (162, 152, 140),
-    "hand0": (214, 92, 92),
-    "hand1": (72, 132, 220),
+    "hand0": PLAYER_COLORS[0],
+    "hand1": PLAYER_COLORS[1],
     "gutter": (40, 44, 52),
     "line": (28, 30, 36),
-    "dark": (96, 52, 28),
+    "dark": (64, 36, 20),
     "light": (244, 226, 176),
     "outline": (16, 16, 20),
 }
@@ -76,7 +81,12 @@ def draw_tile(name: str) -> Image.Image:
     else:
         piece_text, _, ground = name.partition("_")
         img = _ground(ground, framed=True)
-        _draw_piece(ImageDraw.Draw(img), piece_text, PALETTE[ground])
+        draw = ImageDraw.Draw(img)
+        if ground == "last":  # a folded corner
+            draw.polygon([(1, 1), (9, 1), (1, 9)], fill=PALETTE["line"])
+        elif ground == "win":  # a frame inside the cell: the line reads as a band of frames
+            draw.rectangle((2, 2, _HALF - 3, _HALF - 3), outline=PALETTE["line"], width=2)
+        _draw_piece(draw, piece_text, PALETTE[ground])
     return img.resize((TILE_SIZE, TILE_SIZE), Image.Resampling.NEAREST)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from searchvid.domains.quarto.art import GROUNDS, TILE_NAMES, piece_tile
 from searchvid.domains.quarto.rules import DRAW, P1_WON, PIECES, QuartoState
+from searchvid.render.boardlegend import Mark
 from searchvid.render.view import TileGrid, TileSet
 
 ROWS, COLS = 4, 9
@@ -27,6 +28,13 @@ _TILESET = TileSet(names=TILE_NAMES, folder="quarto")
 _ID = {name: i for i, name in enumerate(TILE_NAMES)}
 # _PIECE[ground][piece]: tile id of the piece on that ground
 _PIECE = {g: [_ID[piece_tile(p, g)] for p in range(PIECES)] for g in GROUNDS}
+MARKS = (
+    Mark(piece_tile(0, "last"), "last placed"),
+    Mark(piece_tile(0, "win"), "winning line"),
+    Mark("hand0", "player 0's hand"),
+    Mark("hand1", "player 1's hand"),
+)
+"""What the highlighted cells and the hand slot's colours mean (the frame's legend)."""
 
 
 class QuartoView:
@@ -36,6 +44,11 @@ class QuartoView:
     def tileset(self) -> TileSet:
         """The Quarto tiles."""
         return _TILESET
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        """The last placement, the winning line and the players' hands, for the legend."""
+        return MARKS
 
     @property
     def shape(self) -> tuple[int, int]:

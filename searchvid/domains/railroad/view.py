@@ -27,11 +27,14 @@ from searchvid.domains.railroad.game import (
 )
 from searchvid.domains.railroad.grid import INTERIOR, SIZE
 from searchvid.domains.railroad.tiles import TILES, ExitKind
+from searchvid.render.boardlegend import Mark
 from searchvid.render.view import TileGrid, TileSet
 
 __all__ = [
+    "BOARD_MARKS",
     "DIE_STATES",
     "EMPTY_CELL_ID",
+    "GAME_MARKS",
     "OPEN_ID",
     "STRIP_TILE_NAMES",
     "TILE_NAMES",
@@ -65,6 +68,18 @@ TILE_NAMES: tuple[str, ...] = (
 EMPTY_CELL_ID = TILE_NAMES.index("empty-cell")
 OPEN_ID = TILE_NAMES.index("open")
 _ID = {name: i for i, name in enumerate(TILE_NAMES)}
+
+BOARD_MARKS = (
+    Mark("exit-road-up", "exit"),
+    Mark("station-straight-r0", "station"),
+    Mark("open", "open: a route leads in"),
+)
+"""What the board's marks mean (the frame's legend)."""
+GAME_MARKS = (
+    Mark("die-road-straight-placed", "die drawn"),
+    Mark("die-road-straight-skipped", "die skipped"),
+)
+"""What the dice row's marks mean, under the game's rules."""
 
 _INTERIOR_MASK = np.zeros(SIZE * SIZE, dtype=bool)
 _INTERIOR_MASK[list(INTERIOR)] = True
@@ -112,6 +127,12 @@ class RailroadView:
     def tileset(self) -> TileSet:
         """Every oriented tile, the exits, the empty and open markers, the game's row."""
         return self._tileset
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        """Exits, stations and open positions (and the dice's states in a game), for the
+        frame's legend."""
+        return BOARD_MARKS + GAME_MARKS if self._game else BOARD_MARKS
 
     @property
     def shape(self) -> tuple[int, int]:

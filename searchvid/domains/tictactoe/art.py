@@ -4,6 +4,10 @@ Tiles are drawn without anti-aliasing at half resolution (50 px) from a small pa
 doubled with nearest-neighbour scaling, so every colour edge falls on an even pixel and 4:2:0
 chroma subsampling never straddles two colours. Marks are dark on light backgrounds for a
 strong luma contrast.
+
+X and O take the players' colours (:data:`~searchvid.render.palette.PLAYER_COLORS`), the
+same the tree panel gives their wins. A highlight never relies on colour alone: the last
+move has a folded corner, a winning line a dark frame inside each of its cells.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from searchvid.render.palette import PLAYER_COLORS, YELLOW
 from searchvid.render.tileart import tile_art_main, write_tile_pngs
 
 TILE_SIZE = 100
@@ -22,11 +27,11 @@ _HALF = TILE_SIZE // 2
 
 PALETTE: dict[str, tuple[int, int, int]] = {
     "paper": (244, 236, 216),
-    "last": (196, 214, 236),
-    "win": (242, 192, 48),
+    "last": (226, 216, 190),
+    "win": YELLOW,
     "grid": (52, 58, 70),
-    "cross": (196, 36, 48),
-    "nought": (28, 78, 168),
+    "cross": PLAYER_COLORS[0],
+    "nought": PLAYER_COLORS[1],
 }
 """Every colour the tiles use, by role."""
 
@@ -49,6 +54,10 @@ def draw_tile(name: str) -> Image.Image:
     draw = ImageDraw.Draw(img)
     # one half-pixel of grid line on each side: neighbours add up to a 4 px line
     draw.rectangle((0, 0, _HALF - 1, _HALF - 1), outline=PALETTE["grid"], width=1)
+    if state == "last":  # a folded corner
+        draw.polygon([(1, 1), (12, 1), (1, 12)], fill=PALETTE["grid"])
+    elif state == "win":  # a frame inside the cell: the line reads as a band of frames
+        draw.rectangle((4, 4, _HALF - 5, _HALF - 5), outline=PALETTE["grid"], width=2)
     if mark == "x":
         _draw_cross(draw)
     elif mark == "o":

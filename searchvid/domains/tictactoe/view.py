@@ -8,6 +8,7 @@ import numpy as np
 
 from searchvid.domains.tictactoe.art import TILE_NAMES
 from searchvid.domains.tictactoe.rules import Board
+from searchvid.render.boardlegend import Mark
 from searchvid.render.view import TileGrid, TileSet
 
 _TILESET = TileSet(names=TILE_NAMES, folder="tictactoe")
@@ -16,6 +17,8 @@ _EMPTY = TILE_NAMES.index("empty")
 _PLAIN = (TILE_NAMES.index("x"), TILE_NAMES.index("o"))
 _LAST = (TILE_NAMES.index("x_last"), TILE_NAMES.index("o_last"))
 _WIN = (TILE_NAMES.index("x_win"), TILE_NAMES.index("o_win"))
+MARKS = (Mark("x_last", "last move"), Mark("x_win", "winning line"))
+"""What the highlighted cells mean (the frame's legend)."""
 
 
 class TicTacToeView:
@@ -28,6 +31,11 @@ class TicTacToeView:
     def tileset(self) -> TileSet:
         """The tic-tac-toe tiles."""
         return _TILESET
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        """The last move and the winning line, for the frame's legend."""
+        return MARKS
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -5,14 +5,18 @@ the next depth); leaves spread left to right in the order written, each parent c
 its children. Every node is a labelled box ``BOX`` tiles wide; connectors are tiles with a
 line on any of their four half-edges. A frame shows:
 
-- the current node (strong fill) and the search stack, its ancestors (lighter fill), joined
-  by highlighted edges;
+- the current node (an orange fill and a second, outer border) and the search stack, its
+  ancestors (a light yellow fill), joined by highlighted edges twice as wide as the others;
 - the nodes the search has visited so far, in the order of its events (:meth:`TreeView.observe`),
-  whatever the algorithm: depth first, level by level, random walks, playouts;
-- frontier nodes, generated (``EXPAND``) but not visited yet, and unvisited ones.
+  whatever the algorithm: depth first, level by level, random walks, playouts (a light blue
+  fill);
+- frontier nodes, generated (``EXPAND``) but not visited yet (a dashed border), and
+  unvisited ones (white).
 
-Tiles are drawn at run time with Pillow at the requested size, without anti-aliasing and
-from a handful of flat colours, so GIF palettes stay exact.
+Every state has a shape or line style besides its colour (Okabe-Ito tints), and the view
+declares them as :attr:`TreeView.marks`, so the frame's legend explains them. Tiles are
+drawn at run time with Pillow at the requested size, without anti-aliasing and from a
+handful of flat colours, so GIF palettes stay exact.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from searchvid.domains.tree.rules import Tree, TreeNode
 from searchvid.errors import UsageError
+from searchvid.render.boardlegend import Mark
+from searchvid.render.palette import ORANGE, VERMILLION
 from searchvid.render.view import TileGrid, TileSet
 from searchvid.search.events import Event, EventKind
 
@@ -43,7 +49,7 @@ _DIGITS = "012"
 Colour = tuple[int, int, int]
 BACKGROUND: Colour = (244, 243, 238)
 LINE: Colour = (150, 150, 150)
-HIGHLIGHT: Colour = (214, 72, 24)
+HIGHLIGHT: Colour = VERMILLION
 BORDER: Colour = (34, 34, 34)
 TEXT: Colour = (20, 20, 20)
 
@@ -61,13 +67,23 @@ class NodeState(enum.IntEnum):
 
 FILL: dict[NodeState, Colour] = {
     NodeState.UNVISITED: (255, 255, 255),
-    NodeState.VISITED: (176, 198, 226),
-    NodeState.STACK: (255, 206, 110),
-    NodeState.CURRENT: (240, 112, 56),
-    NodeState.FRONTIER: (204, 230, 188),
+    NodeState.VISITED: (184, 214, 236),
+    NodeState.STACK: (250, 238, 156),
+    NodeState.CURRENT: ORANGE,
+    NodeState.FRONTIER: (206, 236, 222),
 }
+"""Each state's fill: white, then tints of Okabe-Ito blue, yellow and bluish green, and
+orange for the current node."""
 _STATES = len(NodeState)
-MAX_NODES = (np.iinfo(np.int16).max + 1 - _EDGE_TILES) // (_STATES * BOX)
+KEYS: tuple[tuple[NodeState, str], ...] = (
+    (NodeState.CURRENT, "current"),
+    (NodeState.STACK, "on the path to it"),
+    (NodeState.VISITED, "visited"),
+    (NodeState.FRONTIER, "frontier"),
+    (NodeState.UNVISITED, "not reached yet"),
+)
+"""The legend's entries: one label-less box per state (tiles ``key-<state>``)."""
+MAX_NODES = (np.iinfo(np.int16).max + 1 - _EDGE_TILES - len(KEYS)) // (_STATES * BOX)
 """The most nodes a tree may have for its tile ids to fit in int16."""
 
 
@@ -163,7 +179,9 @@ class TreeView:
             for state in NodeState
             for part in range(BOX)
         ]
-        self._tileset = TileSet(names=tuple(edge_names + node_names), draw=self._draw)
+        key_names = [f"key-{state.name.lower()}" for state, _ in KEYS]
+        self._keys = _EDGE_TILES + count * _STATES * BOX  # the first key tile's id
+        self._tileset = TileSet(names=tuple(edge_names + node_names + key_names), draw=self._draw)
         self._base, self._box_cells = self._base_grid()
         self._base_flat = self._base.reshape(-1)
         # The edge down to each node from its parent, in flat indices of its connector row:
@@ -187,6 +205,11 @@ class TreeView:
     def tileset(self) -> TileSet:
         """Connector tiles (ids 0-80, 0 blank), then ``BOX`` tiles per node and state."""
         return self._tileset
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        """What a node box's look means, for the frame's legend."""
+        return tuple(Mark(f"key-{state.name.lower()}", words) for state, words in KEYS)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -317,6 +340,8 @@ class TreeView:
         tile_id = self._tileset.id(name)
         if tile_id < _EDGE_TILES:
             return _draw_edges(tile_id, size)
+        if tile_id >= self._keys:
+            return _draw_key(KEYS[tile_id - self._keys][0], size)
         i, rest = divmod(tile_id - _EDGE_TILES, _STATES * BOX)
         state, part = divmod(rest, BOX)
         box = self._box(i, NodeState(state), size)
@@ -335,20 +360,20 @@ class TreeView:
         image = Image.new("RGB", (width, size), BACKGROUND)
         draw = ImageDraw.Draw(image)
         draw.fontmode = "1"  # no anti-aliasing: flat colours only
-        line = _line_width(size)
-        start = _line_start(size, line)
-        margin_y, margin_x, border = _box_margins(size)
-        centre_x = (BOX // 2) * size + start
-        if layout.parent[i] >= 0:  # stub up to the connector row
-            colour = HIGHLIGHT if state in (NodeState.STACK, NodeState.CURRENT) else LINE
-            draw.rectangle((centre_x, 0, centre_x + line - 1, margin_y - 1), fill=colour)
-        if layout.has_children[i]:  # stub down to the connector row
-            colour = HIGHLIGHT if state is NodeState.STACK else LINE
-            draw.rectangle((centre_x, size - margin_y, centre_x + line - 1, size - 1), fill=colour)
-        box = (margin_x, margin_y, width - margin_x - 1, size - margin_y - 1)
-        draw.rectangle(box, fill=FILL[state], outline=BORDER, width=border)
+        margin_y, margin_x, _ = _box_margins(size)
+        _draw_stubs(
+            draw,
+            size,
+            up=HIGHLIGHT if state in (NodeState.STACK, NodeState.CURRENT) else LINE,
+            down=HIGHLIGHT if state is NodeState.STACK else LINE,
+            parent=layout.parent[i] >= 0,
+            children=layout.has_children[i],
+        )
+        _draw_frame(
+            draw, (margin_x, margin_y, width - margin_x - 1, size - margin_y - 1), state, size
+        )
         font, spacing = self._font(size)
-        inner = width - 2 * margin_x - 4 * border
+        inner = width - 2 * margin_x - 4 * _box_margins(size)[2]
         lines = _wrap(layout.labels[i], font, inner) or [layout.labels[i]]
         _, top, _, bottom = font.getbbox("Hg")
         height = int(bottom - top)
@@ -358,6 +383,12 @@ class TreeView:
             draw.text((x, y - int(top)), text, fill=TEXT, font=font)
             y += height + spacing
         return image
+
+    def label_size(self, size: int) -> int:
+        """The pixel size of the labels' font in tiles of ``size`` pixels: the largest at
+        which every label fits its box (a frame's text-size checks read it)."""
+        font = self._font(size)[0]
+        return int(getattr(font, "size", _text_height(font, "Hg")))
 
     def _font(self, size: int) -> tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]:
         """The largest font (and line spacing) at which every label fits its box."""
@@ -411,17 +442,78 @@ def _box_margins(size: int) -> tuple[int, int, int]:
 def _draw_edges(code: int, size: int) -> Image.Image:
     image = Image.new("RGB", (size, size), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    line = _line_width(size)
-    a = _line_start(size, line)
-    b = a + line - 1
-    half = {_NORTH: (a, 0, b, b), _SOUTH: (a, a, b, size - 1)}
-    half |= {_WEST: (0, a, b, b), _EAST: (a, a, size - 1, b)}
-    for weight in (_NORTH, _EAST, _SOUTH, _WEST):  # plain lines first, highlights on top
-        if (code // weight) % 3 == 1:
-            draw.rectangle(half[weight], fill=LINE)
-    for weight in (_NORTH, _EAST, _SOUTH, _WEST):
-        if (code // weight) % 3 == 2:
-            draw.rectangle(half[weight], fill=HIGHLIGHT)
+    for level, colour in ((1, LINE), (2, HIGHLIGHT)):  # plain lines first, highlights on top
+        line = _line_width(size) * level
+        a = _line_start(size, line)
+        b = a + line - 1
+        half = {_NORTH: (a, 0, b, b), _SOUTH: (a, a, b, size - 1)}
+        half |= {_WEST: (0, a, b, b), _EAST: (a, a, size - 1, b)}
+        for weight in (_NORTH, _EAST, _SOUTH, _WEST):
+            if (code // weight) % 3 == level:
+                draw.rectangle(half[weight], fill=colour)
+    return image
+
+
+def _draw_stubs(
+    draw: ImageDraw.ImageDraw,
+    size: int,
+    *,
+    up: Colour,
+    down: Colour,
+    parent: bool,
+    children: bool,
+) -> None:
+    """The bits of edge above and below a node box of ``size`` px tiles, up to the
+    connector rows; highlighted ones twice as wide, like the connectors'."""
+    margin_y = _box_margins(size)[0]
+    for wanted, colour, rows in (
+        (parent, up, (0, margin_y - 1)),
+        (children, down, (size - margin_y, size - 1)),
+    ):
+        if not wanted:
+            continue
+        line = _line_width(size) * (2 if colour == HIGHLIGHT else 1)
+        x = (BOX // 2) * size + _line_start(size, line)
+        draw.rectangle((x, rows[0], x + line - 1, rows[1]), fill=colour)
+
+
+def _draw_frame(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], state: NodeState, size: int
+) -> None:
+    """A node box in ``state``'s look: its fill and border; the frontier's border dashed,
+    the current node's doubled by a second border outside the first."""
+    border = _box_margins(size)[2]
+    left, top, right, bottom = box
+    if state is NodeState.FRONTIER:
+        draw.rectangle(box, fill=FILL[state])
+        dash = max(4, size // 8 // 2 * 2)
+        for x in range(left, right + 1, 2 * dash):
+            end = min(x + dash - 1, right)
+            draw.rectangle((x, top, end, top + border - 1), fill=BORDER)
+            draw.rectangle((x, bottom - border + 1, end, bottom), fill=BORDER)
+        for y in range(top, bottom + 1, 2 * dash):
+            end = min(y + dash - 1, bottom)
+            draw.rectangle((left, y, left + border - 1, end), fill=BORDER)
+            draw.rectangle((right - border + 1, y, right, end), fill=BORDER)
+        return
+    draw.rectangle(box, fill=FILL[state], outline=BORDER, width=border)
+    if state is NodeState.CURRENT:  # in the margin: the fill inside keeps its size
+        outer = (left - 2 * border, top - 2 * border, right + 2 * border, bottom + 2 * border)
+        draw.rectangle(outer, outline=BORDER, width=border)
+
+
+def _draw_key(state: NodeState, size: int) -> Image.Image:
+    """A legend swatch: an unlabelled node box in ``state``'s look, one tile wide, with the
+    highlighted edge above it for the nodes on the path."""
+    image = Image.new("RGB", (size, size), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    margin_y, margin_x, border = _box_margins(size)
+    if state in (NodeState.STACK, NodeState.CURRENT):
+        line = 2 * _line_width(size)
+        x = _line_start(size, line)
+        draw.rectangle((x, 0, x + line - 1, margin_y - 1), fill=HIGHLIGHT)
+    inset = margin_x + 2 * border
+    _draw_frame(draw, (inset, margin_y, size - inset - 1, size - margin_y - 1), state, size)
     return image
 
 
@@ -460,7 +552,7 @@ def _fit_font(
 ) -> tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]:
     margin_y, margin_x, border = _box_margins(size)
     width = BOX * size - 2 * margin_x - 4 * border
-    height = size - 2 * margin_y - 4 * border
+    height = size - 2 * margin_y - 2 * border - 2  # a pixel clear of each border
     distinct = sorted(set(labels))
     low, high = 6, max(6, size // 3)
 

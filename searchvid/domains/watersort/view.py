@@ -8,7 +8,15 @@ import numpy as np
 
 from searchvid.domains.watersort.art import colour_tile, tile_names
 from searchvid.domains.watersort.rules import MAX_COLOUR
+from searchvid.render.boardlegend import Mark
 from searchvid.render.view import TileGrid, TileSet
+
+MARKS = (
+    Mark("rim-source", "poured from"),
+    Mark("rim-target", "poured into"),
+    Mark("base-done", "sorted tube"),
+)
+"""What the arrows and the check mark mean (the frame's legend)."""
 
 
 class WaterSortView:
@@ -41,6 +49,11 @@ class WaterSortView:
     def tileset(self) -> TileSet:
         """The Water Sort tiles (``tile_assets/watersort``)."""
         return self._tileset
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        """The last pour's arrows and the sorted tubes' check mark, for the legend."""
+        return MARKS
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -1,0 +1,159 @@
+"""The board's legend: every mark a domain's view draws with a meaning, and its words.
+
+A view declares its marks with a ``marks`` attribute: a sequence of :class:`Mark`, each a
+tile of its own tile set (the swatch) and a few words (``Mark("x_last", "last move")``).
+:class:`BoardLegend` draws them in lines under the board: each tile shrunk to a swatch, then
+its words, in text at least :data:`~searchvid.render.textink.MIN_TEXT` pixels tall. A view
+without ``marks`` has no legend. The renderer knows nothing of the domain: the words and the
+pictures are the view's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from searchvid.render.atlas import RGB
+from searchvid.render.textink import MIN_TEXT, TextInk
+
+Pixels = npt.NDArray[np.uint8]
+
+BACKGROUND: RGB = (24, 24, 24)
+TEXT: RGB = (214, 214, 214)
+COLORS: tuple[RGB, ...] = (BACKGROUND, TEXT)
+"""The legend's own colours (the swatches are tile pixels)."""
+
+_MARGIN = 6
+_GAP = 16
+"""Space between two entries of a line."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A mark a view draws that means something, and what it means.
+
+    Attributes:
+        tile: The name of a tile of the view's tile set that shows the mark.
+        text: A few words: ``"last move"``, ``"poured from"``.
+    """
+
+    tile: str
+    text: str
+
+
+def marks_of(view: object) -> tuple[Mark, ...]:
+    """The marks ``view`` declares (its ``marks`` attribute; none without one).
+
+    Raises:
+        ValueError: A mark that is not a :class:`Mark`, or names a tile the view's tile set
+            does not have.
+    """
+    marks = tuple(getattr(view, "marks", ()))
+    names = set(getattr(getattr(view, "tileset", None), "names", ()))
+    for mark in marks:
+        if not isinstance(mark, Mark):
+            raise ValueError(f"a view's marks must be Mark objects, got {mark!r}")
+        if mark.tile not in names:
+            raise ValueError(f"mark {mark.text!r} names tile {mark.tile!r}, not in the tile set")
+    return marks
+
+
+class BoardLegend:
+    """A strip ``width`` pixels wide explaining ``marks``, in as many lines as they need.
+
+    Args:
+        marks: The marks, in the order the view gives them.
+        tile: The picture of a tile by name (an ``(s, s, 3)`` RGB array, any even size): the
+            swatch is that picture scaled by nearest neighbour, so it keeps the tile's colours.
+        width: Width in pixels (even).
+        font_size: Text size in pixels (at least :data:`MIN_TEXT`).
+
+    Attributes:
+        pixels: The drawn legend, ``(height, width, 3)`` uint8 RGB.
+        swatch: Side of a swatch in pixels (even).
+        text_size: The text's size in pixels.
+    """
+
+    def __init__(
+        self,
+        marks: Sequence[Mark],
+        tile: Callable[[str], Pixels],
+        width: int,
+        *,
+        font_size: int = MIN_TEXT + 2,
+    ) -> None:
+        if width % 2 or width < 2 * _MARGIN:
+            raise ValueError(f"a legend is even-wide and at least {2 * _MARGIN} px, got {width}")
+        if font_size < MIN_TEXT:
+            raise ValueError(f"font_size must be at least {MIN_TEXT}, got {font_size}")
+        self._text = TextInk(font_size)
+        self.text_size = font_size
+        self.swatch = max(24, 2 * self._text.height) + 1 & ~1
+        self.width = width
+        self._marks = tuple(marks)
+        self._lines = self._wrap()
+        line = self.swatch + 4
+        height = len(self._lines) * line + 2 * _MARGIN if self._marks else 0
+        self.pixels: Pixels = np.empty((height + height % 2, width, 3), dtype=np.uint8)
+        self.pixels[:] = BACKGROUND
+        self._draw(tile)
+
+    @property
+    def height(self) -> int:
+        """Height in pixels (0 without marks)."""
+        return int(self.pixels.shape[0])
+
+    @property
+    def colors(self) -> tuple[RGB, ...]:
+        """The legend's colours besides the tiles'."""
+        return COLORS
+
+    @property
+    def lines(self) -> tuple[tuple[str, ...], ...]:
+        """The marks' words, line by line."""
+        return tuple(tuple(m.text for m in line) for line in self._lines)
+
+    def _entry_width(self, mark: Mark) -> int:
+        return self.swatch + 6 + self._text.width(mark.text)
+
+    def _wrap(self) -> list[list[Mark]]:
+        lines: list[list[Mark]] = []
+        room = self.width - 2 * _MARGIN
+        used = room + 1
+        for mark in self._marks:
+            width = self._entry_width(mark)
+            if lines and used + _GAP + width <= room:
+                lines[-1].append(mark)
+                used += _GAP + width
+            else:
+                lines.append([mark])
+                used = width
+        return lines
+
+    def _draw(self, tile: Callable[[str], Pixels]) -> None:
+        s, line = self.swatch, self.swatch + 4
+        color = np.array(TEXT, dtype=np.uint8)
+        for n, marks in enumerate(self._lines):
+            top = _MARGIN + n * line
+            x = _MARGIN
+            for mark in marks:
+                picture = _shrink(np.asarray(tile(mark.tile))[..., :3], s)
+                width = min(s, self.width - x)
+                if width > 0:
+                    self.pixels[top : top + s, x : x + width] = picture[:, :width]
+                ink = self._text.fit(mark.text, max(0, self.width - _MARGIN - x - s - 6))
+                y = top + (s - ink.shape[0]) // 2
+                region = self.pixels[y : y + ink.shape[0], x + s + 6 : x + s + 6 + ink.shape[1]]
+                region[ink[:, : region.shape[1]]] = color
+                x += self._entry_width(mark) + _GAP & ~1
+
+
+def _shrink(picture: Pixels, side: int) -> Pixels:
+    """``picture`` scaled by nearest neighbour to ``side`` x ``side`` (it is square)."""
+    h, w = picture.shape[:2]
+    rows = np.arange(side) * h // side
+    cols = np.arange(side) * w // side
+    return np.ascontiguousarray(picture[rows][:, cols], dtype=np.uint8)

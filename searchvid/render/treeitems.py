@@ -1,0 +1,333 @@
+"""How each item of the tree panel looks, and painting it: nodes, marks and the edges.
+
+:class:`TreeItems` turns what :class:`~searchvid.render.treestate.TreeState` knows about an
+item into a *look* (a tuple of everything that decides its pixels) and paints the items and
+edges whose look changed. The marks are those of :mod:`searchvid.render.treemarks`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from searchvid.render.canvas import Rect
+from searchvid.render.textink import TextInk
+from searchvid.render.treelayout import ITEM_AGGREGATE, ITEM_NODE, ITEM_PRUNED, TreeLayout
+from searchvid.render.treemarks import (
+    BG,
+    CROSS_I,
+    CROSS_SHAPE,
+    DISK,
+    DROPPED_I,
+    EDGE_I,
+    FRONTIER_I,
+    HIDDEN_I,
+    PATH_I,
+    PLAYED_I,
+    PRUNED_I,
+    SCALE_I,
+    SQUARE,
+    TEXT_I,
+    VISITED_I,
+    Pixels,
+    body,
+    bucket,
+    count,
+    cross,
+    fit,
+    number,
+    paint_line,
+    paint_mask,
+    paint_shape,
+    ring,
+)
+from searchvid.render.treesizes import EDGE_BAND, MAX_MARK, Sizes
+from searchvid.render.treestate import DROPPED_STATE, LEAF_STATE, OPEN_FRONTIER, TreeState
+
+Look = tuple[Any, ...]
+"""Everything that decides the pixels of an item's slot."""
+
+
+class TreeItems(TreeState):
+    """The items of the current layout as pictures (see :class:`TreePanel
+    <searchvid.render.treepanel.TreePanel>`, which sets the attributes below before any
+    item is placed).
+
+    Attributes:
+        pixels: The panel's picture.
+        thumbnails: Whether the current layout draws nodes as board pictures.
+    """
+
+    pixels: Pixels
+    thumbnails: bool
+    _rgb: Pixels
+    _text: TextInk
+    _small: TextInk
+    _thumbnail: Callable[[Any], npt.NDArray[np.uint8]] | None
+    _names_of: dict[int, str]
+    _pictures: dict[tuple[int, int], Pixels]
+    _sizes: list[Sizes]
+
+    def _entered(self, k: int) -> None:
+        """Slots, box tops and edge rectangles of decision ``k``'s items; nothing drawn."""
+        layout = self.layouts[k]
+        self._place(layout, self._sizes[k])
+        self._drawn: list[Look | None] = [None] * layout.items
+        self._bus_drawn: list[tuple[int, int, int] | None] = [None] * layout.items
+
+    def _place(self, layout: TreeLayout, sizes: Sizes) -> None:
+        self.thumbnails = sizes.thumbnails
+        box, tall, band = sizes.box, sizes.tall, sizes.band
+        self._bw, self._bh, self._band = box, tall, band
+        self._notes, self._notes_below = sizes.notes, sizes.notes_below
+        self._names, self._name_height = sizes.names, sizes.name_height
+        self._ring_shape = SQUARE if self._mcts or self.thumbnails else DISK
+        margin = box - body(box)
+        self._body_w, self._body_h = box - margin, tall - margin
+        half = layout.pitch_x // 2
+        full = band + sizes.name_height
+        self._slot: list[Rect] = []
+        self._box_top: list[int] = []
+        self._bus_rect: list[Rect | None] = []
+        for v in range(layout.items):
+            top = layout.row_top(layout.row[v])
+            x = layout.x[v]
+            self._slot.append(Rect(top, x + 1 - half, top + full, x + 1 + half))
+            self._box_top.append(top if sizes.notes_below else top + (band - tall) // 2)
+            kids = layout.children[v]
+            if kids and layout.pitch_y - full >= EDGE_BAND:  # else too cramped for edges
+                xs = [layout.x[c] for c in kids]
+                self._bus_rect.append(
+                    Rect(top + full, min(x, *xs) - 2, top + layout.pitch_y, max(x, *xs) + 4)
+                )
+            else:
+                self._bus_rect.append(None)
+        self._heights = list(range(2, self._body_h + 1, 4))
+        self._root_visits = max(1, int(layout.census.weights.max(initial=1)))
+
+    def _paint_dirty(self, rects: list[Rect]) -> None:
+        drawn, look_of, slot = self._drawn, self._look, self._slot
+        for v in sorted(self._dirty):
+            look = look_of(v)
+            if look != drawn[v]:
+                drawn[v] = look
+                self._paint_item(v, look)
+                rects.append(slot[v])
+        self._dirty.clear()
+        bus_drawn = self._bus_drawn
+        for p in sorted(self._dirty_bus):
+            rect = self._bus_rect[p]
+            if rect is None:
+                continue
+            look_bus = (self._kids[p], self._bus_highlight(p), self._played_child(p))
+            if look_bus != bus_drawn[p]:
+                bus_drawn[p] = look_bus
+                self._paint_bus(p, rect, look_bus[1], look_bus[2])
+                rects.append(rect)
+        self._dirty_bus.clear()
+
+    def _look(self, v: int) -> Look | None:
+        """Everything that decides the pixels of item ``v``'s slot."""
+        if not self._shown[v]:
+            return None
+        status = 2 if self._current == v else 1 if self._on_path[v] else 0
+        out = 2 if self._played_child(v) >= 0 else int(self._kids[v] > 0)
+        kind = self._item_kind[v]
+        if kind == ITEM_NODE:
+            played = self._item_played(v)
+            return (status, out, *self._node_look(v, status), self._name(v), played)
+        n = self._count[v]
+        side = min(self._body_w, self._body_h, MAX_MARK)
+        if kind == ITEM_AGGREGATE:
+            line = FRONTIER_I if self._open[v] else HIDDEN_I
+            return (status, out, SQUARE, side, side, -1, line, f"+{count(n)}", TEXT_I, 0, "", 0)
+        return (status, out, CROSS_SHAPE, side, side, PRUNED_I, -1, str(n), PRUNED_I, 0, "", 0)
+
+    def _node_look(self, v: int, status: int) -> tuple[Any, ...]:
+        """(shape, height, width, fill, outline, note, note colour, state) of a node."""
+        g = self._gid[v]
+        state = self._state_of[g]
+        shape = SQUARE if state == LEAF_STATE else DISK
+        height, width = self._body_h, self._body_w
+        fill, outline = VISITED_I, -1
+        note = ""
+        if self._mcts:
+            shape = SQUARE
+            visits = self._visits[v]
+            heights = self._heights
+            if visits:
+                fill = SCALE_I + bucket(self._total[v] / visits)
+                share = math.log1p(visits) / math.log1p(self._root_visits)
+                height = heights[min(len(heights) - 1, round(share * (len(heights) - 1)))]
+                note = count(visits)
+            else:
+                height = heights[0]
+        elif state == OPEN_FRONTIER:
+            fill, outline = -1, FRONTIER_I
+        elif state == DROPPED_STATE:
+            shape, fill = CROSS_SHAPE, CROSS_I
+        value = self._value[v]
+        if value is not None and state != OPEN_FRONTIER:
+            fill = SCALE_I + bucket(value)
+            note = number(value)
+        if self._played[g]:  # a played line stays green; its edges show the path
+            outline = PLAYED_I
+        elif status:
+            outline = PATH_I
+        if self.thumbnails:  # a picture of the board: visits show in its label, not its size
+            height = width
+        return (shape, height, width, fill, outline, note, TEXT_I, state)
+
+    def _name(self, v: int) -> str:
+        """The label written under node item ``v`` ("" when names are off or unknown)."""
+        if not self._names or self._label is None:
+            return ""
+        g = self._gid[v]
+        name = self._names_of.get(g)
+        if name is None:
+            if g not in self._objects:
+                return ""
+            name = self._names_of[g] = self._label(self._objects[g])
+        return name
+
+    def _paint_item(self, v: int, look: Look | None) -> None:
+        slot = self._slot[v]
+        pixels, rgb = self.pixels, self._rgb
+        pixels[slot.top : slot.bottom, max(0, slot.left) : slot.right] = rgb[BG]
+        if look is None:
+            return
+        status, out, shape, height, width, fill, outline, note, note_color = look[:9]
+        x = self.layout.x[v]
+        bw, bh, top = self._bw, self._bh, self._box_top[v]
+        thumb = self.thumbnails and self._item_kind[v] == ITEM_NODE
+        if self._mcts:  # bars (and marks) stand on the bottom of the box, like a bar chart
+            body_top = top + (bh + self._body_h) // 2 - height
+        else:
+            body_top = top + (bh - height) // 2
+        body_left = x + 1 - width // 2
+        if self._parent[v] >= 0:
+            self._paint_stub(v, (slot.top, body_top), status, pruned=look[2] == CROSS_SHAPE)
+        if out:
+            stub = PATH_I if status == 1 else EDGE_I
+            if out == 2:  # down to a played child: heavy
+                pixels[body_top + height : slot.bottom, x - 2 : x + 2] = rgb[PLAYED_I]
+            if out == 1 or status == 1:
+                pixels[body_top + height : slot.bottom, x : x + 2] = rgb[stub]
+        if thumb:
+            self._paint_thumbnail(v, body_top, body_left, width, look)
+        elif bw < 10 and status == 2:
+            paint_shape(pixels, rgb, (body_top, body_left), (height, width), shape, PATH_I, -1)
+        elif shape == CROSS_SHAPE and fill == PRUNED_I:
+            paint_mask(pixels, body_top, body_left, cross(width, bold=True), rgb[PRUNED_I])
+        else:
+            paint_shape(pixels, rgb, (body_top, body_left), (height, width), shape, fill, outline)
+        if status == 2 and bw >= 10:
+            paint_mask(pixels, top, x + 1 - bw // 2, ring(self._ring_shape, bh, bw, 2), rgb[PATH_I])
+        if self._notes and note:
+            if self._notes_below:
+                self._paint_under(self._small, note, note_color, slot, (x, top + bh + 2))
+            else:
+                left = x + 1 + max(width, bw if status == 2 else 0) // 2 + 2
+                self._paint_note(note, note_color, slot.top, left, slot.right)
+        if look[10]:
+            color = PATH_I if status == 2 else TEXT_I
+            self._paint_under(self._text, look[10], color, slot, (x, slot.top + self._band + 2))
+
+    def _paint_stub(self, v: int, rows: tuple[int, int], status: int, *, pruned: bool) -> None:
+        """The edge from the top of item ``v``'s slot down to its body: on the current path
+        yellow, to a pruned marker dashed, to a played node heavy."""
+        pixels, rgb, x = self.pixels, self._rgb, self.layout.x[v]
+        if self._item_played(v):
+            pixels[rows[0] : rows[1], x - 2 : x + 2] = rgb[PLAYED_I]
+            if not status:
+                return
+        color = rgb[PATH_I if status else PRUNED_I if pruned else EDGE_I]
+        paint_line(pixels, rows, (x, x + 2), color, dashed=pruned and not status)
+
+    def _paint_thumbnail(self, v: int, top: int, left: int, size: int, look: Look) -> None:
+        status, fill, outline, state = look[0], look[5], look[6], look[9]
+        frame = outline if outline >= 0 else fill if fill >= 0 else VISITED_I
+        if status == 0 and state == OPEN_FRONTIER:
+            frame = FRONTIER_I
+        elif status == 0 and state == DROPPED_STATE:
+            frame = DROPPED_I
+        thick = 4 if size >= 40 else 2
+        picture = self._picture(v, size - 2 * thick)
+        pixels, rgb = self.pixels, self._rgb
+        if picture is not None:
+            h, w = picture.shape[:2]
+            y = top + thick + ((size - 2 * thick - h) // 2 & ~1)
+            x = left + thick + ((size - 2 * thick - w) // 2 & ~1)
+            pixels[y : y + h, x : x + w] = picture
+        paint_mask(pixels, top, left, ring(SQUARE, size, size, thick), rgb[frame])
+        if state == DROPPED_STATE:
+            paint_mask(pixels, top + 4, left + 4, cross(size - 8), rgb[CROSS_I])
+
+    def _picture(self, v: int, inner: int) -> Pixels | None:
+        g = self._gid[v]
+        picture = self._pictures.get((g, inner))
+        if picture is None and g in self._objects and self._thumbnail is not None:
+            board = np.asarray(self._thumbnail(self._objects[g]), dtype=np.uint8)
+            picture = fit(board[..., :3], inner)
+            self._pictures[g, inner] = picture
+        return picture
+
+    def _paint_under(
+        self, font: TextInk, text: str, color: int, slot: Rect, at: tuple[int, int]
+    ) -> None:
+        """``text`` centred on column ``x`` from pixel row ``top`` (``at``), cut to the slot's
+        width, on a background gap in the edge that passes under the item."""
+        x, top = at
+        ink = font.fit(text, slot.right - slot.left - 4)
+        h, w = ink.shape
+        if not w:
+            return
+        left = x + 1 - w // 2
+        gap_left = max(0, slot.left, left - 2)
+        self.pixels[max(0, top - 1) : top + h + 1, gap_left : left + w + 2] = self._rgb[BG]
+        paint_mask(self.pixels, top, left, ink, self._rgb[color])
+
+    def _paint_note(self, text: str, color: int, top: int, left: int, right: int) -> None:
+        """``text`` left-aligned at ``left`` in the band from ``top``, if it fits."""
+        ink = self._text.ink(text)
+        if ink.shape[1] > right - left:
+            return
+        y = top + (self._band - ink.shape[0]) // 2
+        paint_mask(self.pixels, y, left, ink, self._rgb[color])
+
+    def _paint_bus(self, p: int, rect: Rect, highlight: int, played: int) -> None:
+        """The edges from ``p`` down to its children: a bar across and a drop to each;
+        pruned markers' dashed, the played child's heavy, the current path's yellow."""
+        pixels, rgb = self.pixels, self._rgb
+        pixels[rect.top : rect.bottom, rect.left : rect.right] = rgb[BG]
+        layout = self.layout
+        kids = [c for c in layout.children[p] if self._shown[c]]
+        if not kids:
+            return
+        xp = layout.x[p]
+        bar = rect.top + ((rect.bottom - rect.top - 2) // 2 & ~1)
+        if played >= 0:  # under the others: the path may run along it
+            xc = layout.x[played]
+            lo, hi = min(xp, xc), max(xp, xc)
+            pixels[rect.top : bar + 2, xp - 2 : xp + 2] = rgb[PLAYED_I]
+            pixels[max(rect.top, bar - 2) : bar + 2, lo - 2 : hi + 2] = rgb[PLAYED_I]
+            pixels[bar : rect.bottom, xc - 2 : xc + 2] = rgb[PLAYED_I]
+        for c in sorted(kids, key=lambda c: self._item_kind[c] != ITEM_PRUNED):
+            if c == played:
+                continue
+            cut = self._item_kind[c] == ITEM_PRUNED
+            color = rgb[PRUNED_I if cut else EDGE_I]
+            xc = layout.x[c]
+            span = (min(xp, xc), max(xp, xc) + 2)
+            paint_line(pixels, (bar, bar + 2), span, color, dashed=cut)
+            paint_line(pixels, (bar + 2, rect.bottom), (xc, xc + 2), color, dashed=cut)
+        if highlight >= 0 or played < 0:
+            pixels[rect.top : bar, xp : xp + 2] = rgb[PATH_I if highlight >= 0 else EDGE_I]
+        if highlight >= 0:
+            xc = layout.x[highlight]
+            pixels[bar : bar + 2, min(xp, xc) : max(xp, xc) + 2] = rgb[PATH_I]
+            pixels[bar + 2 : rect.bottom, xc : xc + 2] = rgb[PATH_I]
