@@ -9,7 +9,7 @@ FRAME  ?= -1
 SCENES := $(basename $(notdir $(wildcard scenes/*.toml)))
 TILE_DOMAINS := railroad tictactoe quarto watersort
 
-.PHONY: setup test test-integration test-browser lint format bench videos gifs tiles reference clean distclean
+.PHONY: setup test test-integration test-browser lint format bench videos gifs tiles reference pictures clean distclean
 
 setup: $(STAMP)
 
@@ -21,6 +21,20 @@ $(STAMP): pyproject.toml
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# The signal tests with every combination (SEARCHVID_SIGNAL_STRESS=1: signals at start-up,
+# pairs on every format, storms), RUNS times in a row (default 50); stops at the first failure.
+RUNS ?= 50
+.PHONY: test-signals-stress
+test-signals-stress: $(STAMP)
+	@start=$$(date +%s); \
+	for run in $$(seq 1 $(RUNS)); do \
+	  echo "signal stress: run $$run of $(RUNS)"; \
+	  SEARCHVID_SIGNAL_STRESS=1 $(PY) -m pytest -q -p no:cacheprovider -m 'not slow' \
+	    tests/test_signals.py || { \
+	    echo "signal stress: run $$run FAILED after $$(( $$(date +%s) - start )) s"; exit 1; }; \
+	done; \
+	echo "signal stress: $(RUNS) runs, 0 failures, $$(( $$(date +%s) - start )) s"
 
 # The built wheel installed into a fresh venv (dependencies from PyPI), run from an empty folder.
 test-integration: $(STAMP)
@@ -38,13 +52,13 @@ $(VENV)/.playwright: $(STAMP)
 	@touch $@
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check searchvid tests benchmarks examples
-	$(VENV)/bin/ruff format --check searchvid tests benchmarks examples
-	$(VENV)/bin/mypy --strict searchvid examples
+	$(VENV)/bin/ruff check searchvid tests benchmarks examples docs
+	$(VENV)/bin/ruff format --check searchvid tests benchmarks examples docs
+	$(VENV)/bin/mypy --strict searchvid examples docs/pictures.py
 
 format: $(STAMP)
-	$(VENV)/bin/ruff check --fix searchvid tests benchmarks examples
-	$(VENV)/bin/ruff format searchvid tests benchmarks examples
+	$(VENV)/bin/ruff check --fix searchvid tests benchmarks examples docs
+	$(VENV)/bin/ruff format searchvid tests benchmarks examples docs
 
 bench: $(STAMP)
 	$(PY) benchmarks/run.py
@@ -52,6 +66,10 @@ bench: $(STAMP)
 # The README's scene-file reference, regenerated from the option docs.
 reference: $(STAMP)
 	$(PY) -m searchvid.reference README.md
+
+# The README's pictures (docs/*.png, docs/*.gif), redrawn from the shipped scenes.
+pictures: $(STAMP)
+	$(PY) docs/pictures.py docs
 
 # Tile art is committed; this regenerates it from the drawing code in each domain.
 tiles: $(STAMP)

@@ -25,6 +25,7 @@ from searchvid.errors import OptionError, RunError, SceneError, UsageError
 from searchvid.progress import wants_progress_bar
 from searchvid.render.encode import write_png
 from searchvid.scene import Scene, load_scene, scene_dirs
+from searchvid.usercode import blame, describe_failure, is_interrupt
 
 
 class _Group(click.Group):
@@ -40,20 +41,23 @@ class _Group(click.Group):
     ) -> NoReturn:
         """Run the command line; always exits (standalone mode is always on).
 
-        While it runs, SIGINT, SIGTERM and SIGHUP raise :class:`searchvid.signals.Terminated`
-        (the old handlers are back on exit; after a signal, further ones are ignored until the
-        process ends): a render cleans up on the way out, and the exit is one
-        ``Error: interrupted (SIGTERM)`` line with code 128 + the signal's number.
+        While it runs, the first of SIGINT, SIGTERM and SIGHUP raises
+        :class:`searchvid.signals.Terminated` (later ones are absorbed): a render cleans up on
+        the way out, and the exit is one ``Error: interrupted (SIGTERM)`` line with code 128 +
+        the signal's number. The handler is the process's one (``searchvid._launch`` installs
+        it first thing); called in-process, this installs it and puts the old ones back.
         """
         from searchvid.signals import Terminated, terminate_on_signals
 
-        # After a signal, signals are ignored: a second Ctrl-C must not cut the exit short.
-        with terminate_on_signals(ignore_after_signal=True):
+        with terminate_on_signals() as signals:
             try:
                 try:
-                    result = super().main(
-                        args, prog_name, complete_var, standalone_mode=False, **extra
-                    )
+                    # A signal still ends the command as itself if the code it hit swallowed
+                    # it or turned it into another error; after this, the outcome is decided.
+                    with signals.final_checkpoint():
+                        result = super().main(
+                            args, prog_name, complete_var, standalone_mode=False, **extra
+                        )
                 except click.exceptions.NoArgsIsHelpError as error:
                     error.show()
                     sys.exit(error.exit_code)
@@ -68,12 +72,18 @@ class _Group(click.Group):
                 except RunError as error:
                     _fail(str(error), 1)
                 except OSError as error:
-                    where = f"{error.filename}: " if error.filename else ""
-                    _fail(f"{where}{error.strerror or error}", 1)
-                except Exception as error:  # a bug: still one line, as the contract promises
+                    if os.environ.get("SEARCHVID_DEBUG") and blame(error) is not None:
+                        raise
+                    _fail(describe_failure(error), 1)
+                except Exception as error:  # a bug, ours or the user's: still one line
                     if os.environ.get("SEARCHVID_DEBUG"):
                         raise
-                    _fail(f"internal error: {type(error).__name__}: {error}", 1)
+                    _fail(describe_failure(error), 1)
+                except BaseException as error:  # the user's code called sys.exit(), or worse
+                    debug = os.environ.get("SEARCHVID_DEBUG")
+                    if debug or is_interrupt(error) or blame(error) is None:
+                        raise
+                    _fail(describe_failure(error), 1)
                 sys.exit(result if isinstance(result, int) else 0)
             # Also a signal that lands while one of the handlers above reports another error.
             except Terminated as stop:
@@ -283,8 +293,7 @@ def run(scene: str, as_json: bool, frames: int | None, seed: int | None) -> None
         _print_stats(stats)
     failed = stats.get("failed", [])
     if failed:
-        one = stats["searches"][failed[0]]
-        raise RunError(f"search[{failed[0]}] ({one['algorithm']}): {one['error']}")
+        raise RunError(f"search[{failed[0]}]: {stats['searches'][failed[0]]['error']}")
 
 
 def _print_stats(stats: dict[str, Any]) -> None:
@@ -308,6 +317,7 @@ def _stat_rows(stats: dict[str, Any]) -> list[tuple[str, str]]:
     if "error" in stats:
         return [("events", str(stats["events"])), ("error", stats["error"])]
     solved = {True: "yes", False: "no", None: "n/a (no goal)"}[stats["solved"]]
+    cut = bool(stats.get("max_events_reached"))
     best = _describe_best(stats["best"])
     if stats["best"] is not None and "search" in stats["best"]:
         index = stats["best"]["search"]
@@ -319,6 +329,7 @@ def _stat_rows(stats: dict[str, Any]) -> list[tuple[str, str]]:
         ("peak RSS", f"{stats['peak_rss_mb']:.1f} MB" if stats["peak_rss_mb"] else "unknown"),
         ("best", best),
         ("solved", solved),
+        *([("cut", "by max_events (a search that goes on may do better)")] * cut),
     ]
 
 
@@ -360,6 +371,10 @@ def _scene_row(path: Path) -> tuple[str, str, str, str]:
         return (str(path), f"(invalid: {where}{error.message})", "-", "-")
     except UsageError as error:
         return (str(path), f"(invalid: {error})", "-", "-")
+    except BaseException as error:  # the scene's plugin raised or exited: list the others
+        if is_interrupt(error):
+            raise
+        return (str(path), f"(invalid: {describe_failure(error, hint=False)})", "-", "-")
     return (str(path), scene.title, scene.domain_name, scene.algorithm)
 
 
