@@ -32,6 +32,7 @@ import random
 import re
 import time
 import tomllib
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -54,15 +55,23 @@ from searchvid.memory import peak_rss_mb
 from searchvid.options import build_options, option
 from searchvid.plugins import PluginRegistry
 from searchvid.render.atlas import TileAtlas
-from searchvid.render.encode import OutputKind, check_frame_size, check_target
-from searchvid.render.pipeline import RenderJob, RenderResult, frame_size, render, render_frame
-from searchvid.render.policy import assign_frames, pace
+from searchvid.render.encode import GIF_MAX_FPS, OutputKind, check_frame_size, check_target
+from searchvid.render.frame import Boards, fit_width
+from searchvid.render.hud import HudText
+from searchvid.render.pipeline import (
+    RenderJob,
+    RenderResult,
+    render,
+    render_frame,
+    strip_texts,
+)
+from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD, assign_frames, pace, selects
 from searchvid.render.settings import VideoOptions
 from searchvid.render.view import CheckedView, View
 from searchvid.resources import builtin_scenes_dir
 from searchvid.search.algorithm import ALGORITHMS, Algorithm, make_algorithm
 from searchvid.search.events import Event, EventKind
-from searchvid.search.node import check_node
+from searchvid.search.node import Capability, capabilities_of, check_node
 from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction, terminal_reward, zero_heuristic
 from searchvid.usercode import (
@@ -207,15 +216,20 @@ class Scene:
         search.work_limit = self.video.max_events
         return search
 
-    def events(self, index: int = 0) -> Iterator[Event]:
+    def events(self, index: int = 0, *, framed: bool = False) -> Iterator[Event]:
         """The event stream of a fresh search from the domain's root (not cut at max_frames).
 
         The iterator also answers ``status()``: the search's own fields at this moment (its
-        :meth:`~searchvid.Algorithm.status`), which the status strip shows.
+        :meth:`~searchvid.Algorithm.status`); with ``framed``, also ``status_of(event)``:
+        its fields for the frame of an event the video's ``frames`` may select, as they
+        were when the search made it (:meth:`~searchvid.Algorithm.status_of`), which the
+        status strip shows.
         """
+        frames = self.video.frames
+        keep = frozenset(k for k in EventKind if selects(frames, k)) if framed else frozenset()
         if is_user_class(type(self.domain)):
-            return _CheckedTraversal(self.search(index), self.root(), self.domain.label)
-        return _Traversal(self.search(index), self.root())
+            return _CheckedTraversal(self.search(index), self.root(), self.domain.label, keep)
+        return _Traversal(self.search(index), self.root(), keep)
 
     def score(self, index: int = 0) -> Callable[[Any], float] | None:
         """The value shown in the HUD: the one the search ranks by, else the domain's
@@ -236,16 +250,17 @@ class Scene:
         spec = self.searches[index]
         score = self.score(index)
         several = len(self.searches) > 1
+        algorithm = spec.algorithm_type.display_name_for(self.root())
         return RenderJob(
             view=self.view(),
             video=self.paced_video,
-            title=f"{index + 1} · {spec.algorithm_type.display_name()}" if several else self.title,
+            title=f"{index + 1} · {algorithm}" if several else self.title,
             score=score,
             values=score is not None or spec.algorithm_type.reports_values,
             panel=self._panel_factory() if self.video.tree else None,
             label=self.label,
             narrator=self.domain,
-            algorithm=spec.algorithm_type.display_name(),
+            algorithm=algorithm,
             value_name=self._value_name(index),
             move_phase=spec.algorithm_type.move_phase,
         )
@@ -265,13 +280,39 @@ class Scene:
 
         thumbnail = self._thumbnail if self.video.tree_thumbnails else None
         label = None if thumbnail is not None else self.label  # pictures say it better
+        outcomes = self._outcome_words()
 
         def make(width: int, height: int, events: Iterable[Event]) -> Any:
             return TreePanel(
-                width, height, events_for_layout=events, thumbnail=thumbnail, label=label
+                width,
+                height,
+                events_for_layout=events,
+                thumbnail=thumbnail,
+                label=label,
+                outcomes=outcomes,
             )
 
         return make
+
+    def _outcome_words(self) -> tuple[str, str] | None:
+        """For a two-player game (a root with ``to_move``), the words for value 0 and value 1
+        (player 0's value: the domain's, else "player 1 wins" and "player 0 wins"), so that
+        the tree panel's value scale runs between the players' colours; None for one player.
+
+        Raises:
+            UserCodeError: The domain's ``describe_value`` returned neither text nor None.
+        """
+        if Capability.TO_MOVE not in capabilities_of(self.root()):
+            return None
+        ends: list[str] = []
+        for value, default in ((0.0, "player 1 wins"), (1.0, "player 0 wins")):
+            words: object = self.domain.describe_value(value)  # a user's may return anything
+            if words is not None and not isinstance(words, str):
+                where = method_location(self.domain, "describe_value")
+                problem = f"returned {shown(words)} for {value}; it must return a str or None"
+                raise UserCodeError(str(where), problem)
+            ends.append(words.strip() if words and words.strip() else default)
+        return ends[0], ends[1]
 
     def _thumbnail(self, node: Any) -> npt.NDArray[np.uint8]:
         """A picture of ``node``'s board in the video's tile colours (the panel shrinks it)."""
@@ -297,8 +338,15 @@ class Scene:
         return pace([self.events(i) for i in range(len(self.searches))], self.video)
 
     def sources(self) -> list[Callable[[], Iterable[Event]]]:
-        """One replayable event source per search."""
-        return [partial(self.events, i) for i in range(len(self.searches))]
+        """One replayable event source per search (keeping the fields of its frames for the
+        status strip, where there is one)."""
+        framed = self.video.hud
+        return [partial(self.events, i, framed=framed) for i in range(len(self.searches))]
+
+    def strip_texts(self) -> Iterator[list[tuple[Event, HudText] | None]]:
+        """For every video frame, each search's event and what its status strip says,
+        without drawing a pixel (None: a search with no frame yet)."""
+        return strip_texts(self.sources(), self.render_jobs())
 
     def render_jobs(self) -> list[RenderJob]:
         """One render job per search."""
@@ -311,8 +359,8 @@ class Scene:
             SceneError: Naming the scene, ``video.tile_size``, the limit, and the largest
                 tile size that fits.
         """
-        shapes = [self.view().shape] * len(self.searches)
-        _check_frames(str(self.path), shapes, self.video, kind)
+        boards = Boards.of(self.view(), len(self.searches))
+        _check_frames(str(self.path), boards, self.video, kind)
 
     def with_overrides(
         self,
@@ -362,7 +410,7 @@ class Scene:
             table["width"] = 0  # an explicit tile size wins over the scene's width
         try:
             written = build_options(VideoOptions, table)
-            video = _fit_width(written, [self.view().shape] * len(self.searches))
+            video = _fit_width(written, Boards.of(self.view(), len(self.searches)))
         except OptionError as error:
             flag = flags[error.key][0] if error.key in flags else error.key
             raise UsageError(f"{flag}: {error.message}") from None
@@ -598,19 +646,47 @@ def _best_of(each: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     return {**each[winner]["best"], "search": winner}
 
 
-class _Traversal(Iterator[Event]):
-    """A search's event stream that can also tell the search's own numbers (``status``)."""
+_KEPT_STATUSES = 2 * FINAL_FRAME_LOOKAHEAD + 16
+"""Most fields a traversal keeps for events not drawn yet: the frame policy and the last
+frame's lookahead each read at most :data:`FINAL_FRAME_LOOKAHEAD` events past a frame."""
 
-    def __init__(self, search: Algorithm[Any], root: Any) -> None:
+
+class _Traversal(Iterator[Event]):
+    """A search's event stream that can also tell the search's own numbers: now
+    (``status``), or as they were when it made an event that may become a frame
+    (``status_of``), since the renderer reads on past a frame before drawing it."""
+
+    def __init__(
+        self, search: Algorithm[Any], root: Any, keep: frozenset[EventKind] = frozenset()
+    ) -> None:
         self._search = search
         self._events = search.traverse(root)
+        self._keep = keep
+        self._kept: deque[tuple[Event, Sequence[Field]]] = deque(maxlen=_KEPT_STATUSES)
 
     def __next__(self) -> Event:
+        event = self._next()
+        if event.kind in self._keep:
+            self._kept.append((event, self._search.status_of(event)))
+        return event
+
+    def _next(self) -> Event:
         return next(self._events)
 
     def status(self) -> Sequence[Field]:
         """The search's fields at this moment."""
         return self._search.status()
+
+    def status_of(self, event: Event) -> Sequence[Field]:
+        """The search's fields for a frame showing ``event``: as they were when the search
+        made it, where kept (events that may become frames), else as they are now. Frames
+        are drawn in order, so the fields kept for earlier events are dropped."""
+        kept = self._kept
+        if any(entry[0] is event for entry in kept):
+            while kept[0][0] is not event:
+                kept.popleft()
+            return kept[0][1]
+        return self._search.status_of(event)
 
     @property
     def budget_spent(self) -> bool:
@@ -623,11 +699,17 @@ class _CheckedTraversal(_Traversal):
     name the node by its label, and a value that is not a number (nan from a ``reward()``)
     stops the search before a frame shows it."""
 
-    def __init__(self, search: Algorithm[Any], root: Any, label: Callable[[Any], str]) -> None:
-        super().__init__(search, root)
+    def __init__(
+        self,
+        search: Algorithm[Any],
+        root: Any,
+        label: Callable[[Any], str],
+        keep: frozenset[EventKind] = frozenset(),
+    ) -> None:
+        super().__init__(search, root, keep)
         self._label = label
 
-    def __next__(self) -> Event:
+    def _next(self) -> Event:
         try:
             event = next(self._events)
         except UserCodeError as error:
@@ -807,13 +889,13 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         video = build_options(VideoOptions, top.video)
     except OptionError as error:
         raise SceneError(file, f"video.{error.key}", error.message) from None
-    shapes = [_domain_view(domain).shape] * len(searches)
+    boards = Boards.of(_domain_view(domain), len(searches))
     written = video
     try:
-        video = _fit_width(video, shapes)
+        video = _fit_width(video, boards)
     except OptionError as error:
         raise SceneError(file, f"video.{error.key}", error.message) from None
-    _check_frames(file, shapes, video, None)
+    _check_frames(file, boards, video, None)
     scene = Scene(
         path=path,
         title=top.title or path.stem,
@@ -827,40 +909,32 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
     return scene
 
 
-def _fit_width(video: VideoOptions, shapes: Sequence[tuple[int, int]]) -> VideoOptions:
+def _fit_width(video: VideoOptions, boards: Boards) -> VideoOptions:
     """With ``[video] width``, the largest even tile size whose frame fits that width (and
-    searchvid's largest frame, :data:`MAX_FRAME_PIXELS`, once padded to the width).
+    searchvid's largest frame, :data:`MAX_FRAME_PIXELS`, once padded to the width); tree
+    panels shrink and columns may stack to fit (see
+    :func:`~searchvid.render.frame.fit_width`).
 
     Raises:
         OptionError: Key ``width``: not even 8-pixel tiles fit.
     """
-    if not video.width:
-        return video
-    for size in range(512, 7, -2):
-        fitted = dataclasses.replace(video, tile_size=size)
-        width, height = frame_size(shapes, fitted)
-        if width <= video.width and video.width * height <= MAX_FRAME_PIXELS:
-            return fitted
-    narrowest = frame_size(shapes, dataclasses.replace(video, tile_size=8))[0]
-    if narrowest <= video.width:
-        widest = _widest(shapes, video)
-        raise OptionError("width", f"must be at most {widest} px for this scene, got {video.width}")
-    raise OptionError("width", f"must be at least {narrowest} px for this board, got {video.width}")
+    return fit_width(video, boards, max_pixels=MAX_FRAME_PIXELS)
 
 
-def _widest(shapes: Sequence[tuple[int, int]], video: VideoOptions) -> int:
-    """The widest even ``width`` whose padded frame stays within :data:`MAX_FRAME_PIXELS`."""
-    height = frame_size(shapes, dataclasses.replace(video, tile_size=8, width=0))[1]
-    return (MAX_FRAME_PIXELS // max(height, 1)) // 2 * 2
-
-
-def _check_frames(
-    file: str, shapes: Sequence[tuple[int, int]], video: VideoOptions, kind: OutputKind | None
-) -> None:
-    """Refuse frames too large for ``kind`` (None: for any output), suggesting a tile size."""
+def _check_frames(file: str, boards: Boards, video: VideoOptions, kind: OutputKind | None) -> None:
+    """Refuse frames too large for ``kind`` (None: for any output), suggesting a tile size,
+    and a GIF faster than browsers play it."""
+    if kind is OutputKind.GIF and video.fps > GIF_MAX_FPS:
+        raise SceneError(
+            file,
+            "video.fps",
+            f"a GIF plays at most {GIF_MAX_FPS} frames a second in a browser (a delay under 2 "
+            f"centiseconds is played as 10), got {video.fps}; use fps = {GIF_MAX_FPS} or less, "
+            "or an MP4",
+        )
 
     def fits(options: VideoOptions) -> str | None:
-        width, height = frame_size(shapes, options)
+        width, height = boards.layout(options).size
         if width * height > MAX_FRAME_PIXELS:
             return (
                 f"a frame of {width:,}x{height:,} px is larger than the {MAX_FRAME_PIXELS:,} "
@@ -875,13 +949,13 @@ def _check_frames(
     problem = fits(video)
     if problem is None:
         return
-    key, hint = _frame_hint(video, shapes, fits)
+    key, hint = _frame_hint(video, boards, fits)
     raise SceneError(file, f"video.{key}", f"{problem}; {hint}")
 
 
 def _frame_hint(
     video: VideoOptions,
-    shapes: Sequence[tuple[int, int]],
+    boards: Boards,
     fits: Callable[[VideoOptions], str | None],
 ) -> tuple[str, str]:
     """The setting to change for a frame that is too large, and a value of it that fits.
@@ -898,7 +972,7 @@ def _frame_hint(
         while high - low > 2:
             middle = (low + high) // 4 * 2
             try:
-                narrower = _fit_width(dataclasses.replace(video, width=middle), shapes)
+                narrower = _fit_width(dataclasses.replace(video, width=middle), boards)
             except OptionError:
                 narrower = None
             if narrower is not None and fits(narrower) is None:

@@ -320,3 +320,16 @@ def test_a_race_cut_by_max_events_says_so(tmp_path: Path) -> None:
     assert stats["max_events_reached"] is True
     code, out, _ = invoke("run", scene)
     assert out.splitlines()[8] == "cut       by max_events (a search that goes on may do better)"
+
+
+def test_a_gif_faster_than_browsers_play_is_refused_before_any_work(tmp_path: Path) -> None:
+    scene = write(tmp_path, "t.toml", TREE)
+    code, _, err = invoke("render", scene, "-o", tmp_path / "fast.gif", "--fps", "60", "-q")
+    assert code == 2
+    assert err == (
+        f"Error: {scene}: video.fps: a GIF plays at most 50 frames a second in a browser (a "
+        "delay under 2 centiseconds is played as 10), got 60; use fps = 50 or less, or an MP4\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.toml"]
+    code, _, _ = invoke("render", scene, "-o", tmp_path / "fast.mp4", "--fps", "60", "-q")
+    assert code == 0

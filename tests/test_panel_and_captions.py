@@ -10,7 +10,8 @@ import numpy as np
 from PIL import Image
 
 import searchvid
-from searchvid.render.pipeline import FramePainter, RenderJob, _track
+from searchvid.render.job import RenderJob, track
+from searchvid.render.pipeline import FramePainter
 
 MINIMAX: dict[str, Any] = {
     "title": "minimax with its tree",
@@ -57,7 +58,7 @@ def test_side_by_side_with_panels_previews_equal_renders(tmp_path: Path) -> None
 def _caption(scene: searchvid.Scene, frame: int) -> str:
     """The caption text the strip shows for ``frame`` (the narration, not pixels)."""
     job: RenderJob = scene.render_job()
-    painter = FramePainter([_track(job, None)], job.video)
+    painter = FramePainter([track(job, None)], job.video)
     records = list(scene.events())
     shown = [e for e in records if e.kind.shows_state]
     for event in records:

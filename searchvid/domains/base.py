@@ -89,3 +89,19 @@ class Domain(ABC):
         """A value of this domain's value functions in words ("draw", "X wins", "9 of 12
         exits joined"), for captions and the strip; None to show the number."""
         return None
+
+    def describe_node_value(self, node: Any, value: float) -> str | None:
+        """``value``, given by a value function to ``node`` itself (not proved by a search),
+        in words; None to show the number. Default: :meth:`describe_value`.
+
+        Override where words right for a proved value are wrong for a position's own value:
+        a game's ``outcome`` of 0.5 is a draw once proved, but "undecided" before the end.
+        """
+        return self.describe_value(value)
+
+    def describe_end(self, node: Any) -> str | None:
+        """What happened, when a video ends on ``node`` and it ends the puzzle or the game
+        (``"solved in 39 pours"``, ``"game over: 52 points"``, ``"game over: draw"``); None
+        where it ends nothing (the strip then says why the video ended there: the search
+        was complete, or was cut)."""
+        return None

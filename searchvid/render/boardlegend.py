@@ -3,7 +3,8 @@
 A view declares its marks with a ``marks`` attribute: a sequence of :class:`Mark`, each a
 tile of its own tile set (the swatch) and a few words (``Mark("x_last", "last move")``).
 :class:`BoardLegend` draws them in lines under the board: each tile shrunk to a swatch, then
-its words, in text at least :data:`~searchvid.render.textink.MIN_TEXT` pixels tall. A view
+its words, anti-aliased like the status strip's and at least
+:data:`~searchvid.render.textink.MIN_TEXT` pixels tall. A view
 without ``marks`` has no legend. The renderer knows nothing of the domain: the words and the
 pictures are the view's.
 """
@@ -17,14 +18,18 @@ import numpy as np
 import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
-from searchvid.render.textink import MIN_TEXT, TextInk
+from searchvid.render.hud import HUD_COLORS
+from searchvid.render.textink import MIN_TEXT, TextInk, ramp
 
 Pixels = npt.NDArray[np.uint8]
 
-BACKGROUND: RGB = (24, 24, 24)
-TEXT: RGB = (214, 214, 214)
-COLORS: tuple[RGB, ...] = (BACKGROUND, TEXT)
-"""The legend's own colours (the swatches are tile pixels)."""
+BACKGROUND: RGB = HUD_COLORS[0]
+"""The strip's background: the legend reads as part of it."""
+TEXT: RGB = HUD_COLORS[2]
+"""The strip's status colour."""
+COLORS: tuple[RGB, ...] = ramp(TEXT, BACKGROUND)
+"""The legend's own colours: the background, the text's anti-aliasing blends over it, the
+text (the swatches are tile pixels)."""
 
 _MARGIN = 6
 _GAP = 16
@@ -64,17 +69,21 @@ def marks_of(view: object) -> tuple[Mark, ...]:
 class BoardLegend:
     """A strip ``width`` pixels wide explaining ``marks``, in as many lines as they need.
 
+    The lines are laid out at once (:attr:`height` is known without drawing); the pixels
+    are drawn on first use, so a frame can be measured before its tiles are loaded.
+
     Args:
         marks: The marks, in the order the view gives them.
         tile: The picture of a tile by name (an ``(s, s, 3)`` RGB array, any even size): the
             swatch is that picture scaled by nearest neighbour, so it keeps the tile's colours.
+            Called when :attr:`pixels` is first read.
         width: Width in pixels (even).
         font_size: Text size in pixels (at least :data:`MIN_TEXT`).
 
     Attributes:
-        pixels: The drawn legend, ``(height, width, 3)`` uint8 RGB.
         swatch: Side of a swatch in pixels (even).
         text_size: The text's size in pixels.
+        text_height: The height of a line of its text's ink, ascenders to descenders.
     """
 
     def __init__(
@@ -91,20 +100,35 @@ class BoardLegend:
             raise ValueError(f"font_size must be at least {MIN_TEXT}, got {font_size}")
         self._text = TextInk(font_size)
         self.text_size = font_size
+        self.text_height = self._text.height
         self.swatch = max(24, 2 * self._text.height) + 1 & ~1
         self.width = width
+        self._tile = tile
         self._marks = tuple(marks)
         self._lines = self._wrap()
-        line = self.swatch + 4
-        height = len(self._lines) * line + 2 * _MARGIN if self._marks else 0
-        self.pixels: Pixels = np.empty((height + height % 2, width, 3), dtype=np.uint8)
-        self.pixels[:] = BACKGROUND
-        self._draw(tile)
+        height = len(self._lines) * (self.swatch + 4) + 2 * _MARGIN if self._marks else 0
+        self._height = height + height % 2
+        self._pixels: Pixels | None = None
+
+    @classmethod
+    def measure(cls, marks: Sequence[Mark], width: int, *, font_size: int = MIN_TEXT + 2) -> int:
+        """The height of a legend of ``marks`` ``width`` pixels wide, nothing drawn."""
+        return cls(marks, _no_tiles, width, font_size=font_size).height
 
     @property
     def height(self) -> int:
         """Height in pixels (0 without marks)."""
-        return int(self.pixels.shape[0])
+        return self._height
+
+    @property
+    def pixels(self) -> Pixels:
+        """The drawn legend, ``(height, width, 3)`` uint8 RGB (drawn on first use)."""
+        if self._pixels is None:
+            pixels: Pixels = np.empty((self._height, self.width, 3), dtype=np.uint8)
+            pixels[:] = BACKGROUND
+            self._draw(pixels)
+            self._pixels = pixels
+        return self._pixels
 
     @property
     def colors(self) -> tuple[RGB, ...]:
@@ -117,7 +141,7 @@ class BoardLegend:
         return tuple(tuple(m.text for m in line) for line in self._lines)
 
     def _entry_width(self, mark: Mark) -> int:
-        return self.swatch + 6 + self._text.width(mark.text)
+        return self.swatch + 6 + self._text.advance(mark.text)
 
     def _wrap(self) -> list[list[Mark]]:
         lines: list[list[Mark]] = []
@@ -133,27 +157,52 @@ class BoardLegend:
                 used = width
         return lines
 
-    def _draw(self, tile: Callable[[str], Pixels]) -> None:
+    def _draw(self, pixels: Pixels) -> None:
         s, line = self.swatch, self.swatch + 4
-        color = np.array(TEXT, dtype=np.uint8)
+        shades = np.array(COLORS, dtype=np.uint8)
         for n, marks in enumerate(self._lines):
             top = _MARGIN + n * line
             x = _MARGIN
             for mark in marks:
-                picture = _shrink(np.asarray(tile(mark.tile))[..., :3], s)
+                picture = _scaled(np.asarray(self._tile(mark.tile))[..., :3], s)
                 width = min(s, self.width - x)
                 if width > 0:
-                    self.pixels[top : top + s, x : x + width] = picture[:, :width]
-                ink = self._text.fit(mark.text, max(0, self.width - _MARGIN - x - s - 6))
-                y = top + (s - ink.shape[0]) // 2
-                region = self.pixels[y : y + ink.shape[0], x + s + 6 : x + s + 6 + ink.shape[1]]
-                region[ink[:, : region.shape[1]]] = color
+                    pixels[top : top + s, x : x + width] = picture[:, :width]
+                left = x + s + 6
+                shade = self._text.shade(self._fit(mark.text, self.width - _MARGIN - left))
+                y = top + (s - shade.shape[0]) // 2
+                region = pixels[y : y + shade.shape[0], left : left + shade.shape[1]]
+                shade = shade[:, : region.shape[1]]
+                inked = shade > 0
+                region[inked] = shades[shade[inked]]
                 x += self._entry_width(mark) + _GAP & ~1
 
+    def _fit(self, text: str, width: int) -> str:
+        """``text``, or its longest prefix ended with "…" that is at most ``width`` px wide
+        (a legend narrower than one entry; "" when not even "…" fits)."""
+        advance = self._text.advance
+        if advance(text) <= width:
+            return text
+        low, high = 0, len(text)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if advance(text[:middle].rstrip() + "…") <= width:
+                low = middle
+            else:
+                high = middle - 1
+        cut = text[:low].rstrip() + "…"
+        return cut if advance(cut) <= width else ""
 
-def _shrink(picture: Pixels, side: int) -> Pixels:
-    """``picture`` scaled by nearest neighbour to ``side`` x ``side`` (it is square)."""
+
+def _scaled(picture: Pixels, side: int) -> Pixels:
+    """``picture`` scaled by nearest neighbour to ``side`` x ``side`` (it is square): only
+    its own colours."""
     h, w = picture.shape[:2]
     rows = np.arange(side) * h // side
     cols = np.arange(side) * w // side
     return np.ascontiguousarray(picture[rows][:, cols], dtype=np.uint8)
+
+
+def _no_tiles(name: str) -> Pixels:
+    """The tile source of a legend that is only measured: never called."""
+    raise AssertionError(f"a measured legend draws no tile ({name})")

@@ -1,38 +1,61 @@
-"""The frame: one column per search (its board, its tree panel, its status strip), in a row.
+"""The frame: one column per search (its board, its tree panel, its legend, its status strip).
 
 ::
 
     +-----------+-----------+   +-----------+-----------+
     |  board 0  |  tree 0   |   |  board 1  |  tree 1   |
-    +-----------+-----------+   +-----------+-----------+
+    +-----------+-----------+---+-----------+-----------+
+    |  legend of the boards' marks                      |
+    +-----------------------+---+-----------------------+
     |  status strip 0       |   |  status strip 1       |
     +-----------------------+   +-----------------------+
 
-Every region keeps its own cache and reports what it changed to the :class:`FrameBuffer`,
+Columns stand side by side, or one above the other (``[video] arrange``: then each column
+has its legend under its board). The legend explains the marks the boards' view declares
+(:mod:`searchvid.render.boardlegend`): every column draws the same tiles, so columns side by
+side share one legend across the frame. It never changes, so it is painted once. Every
+other region keeps its own cache and reports what it changed to the :class:`FrameBuffer`,
 whose union of changed rectangles goes to the encoder. All regions start on even pixels.
+
+:func:`fit_width` chooses the tile size (and, for narrow frames, the tree panel's size and
+the arrangement) that fits a frame into ``[video] width`` pixels.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
-from searchvid.errors import RunError
+from searchvid.errors import OptionError, RunError, UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
+from searchvid.render.boardlegend import BoardLegend, Mark, marks_of
 from searchvid.render.canvas import FrameBuffer, IndexStrip, PixelFormat, Pixels, Rect, RgbPanel
-from searchvid.render.hud import HUD_COLORS, Hud, HudText
-from searchvid.render.narration import Narration, Voice
+from searchvid.render.hud import HUD_COLORS, Hud, HudText, StripContent, expected_status
+from searchvid.render.narration import Ending, Narration, Voice
 from searchvid.render.settings import VideoOptions
+from searchvid.render.textink import MIN_TEXT
 from searchvid.render.view import View
-from searchvid.search.events import Event, EventKind
+from searchvid.search.events import Event
 from searchvid.search.status import Field
+from searchvid.usercode import method_location
 
 BACKGROUND: RGB = HUD_COLORS[0]
 """Colour of the frame where no region draws (between and under columns)."""
 
 MIN_PANEL = 400
 """Smallest side of a tree panel in pixels: a 3 x 3 board still gets a readable tree."""
+
+MIN_FITTED_PANEL = 240
+"""Smallest side of a tree panel shrunk to fit ``[video] width``."""
+
+MAX_LEGEND_FONT = 32
+"""The board legend's largest text, in pixels, however wide the frame."""
+
+LabelSize = Callable[[int], int]
+"""A view's ``label_size(tile_size)``: the pixel size of the text it writes in its tiles."""
 
 
 class Panel(Protocol):
@@ -77,61 +100,163 @@ class Track:
 
 
 @dataclass(frozen=True)
+class Boards:
+    """What a frame's layout needs to know of the searches' boards, before any drawing.
+
+    Attributes:
+        shapes: Each search's board shape ``(rows, cols)``.
+        marks: The marks the boards' legend explains (the view's ``marks``).
+        label_size: The view's ``label_size(tile_size)``, the size of the text it writes in
+            its tiles, where it writes any (None: no text on the board).
+    """
+
+    shapes: tuple[tuple[int, int], ...]
+    marks: tuple[Mark, ...] = ()
+    label_size: LabelSize | None = None
+
+    @classmethod
+    def of(cls, view: View, count: int = 1) -> Boards:
+        """The boards of ``count`` searches drawn by views like ``view``.
+
+        Raises:
+            UserCodeError: The view's ``marks`` are not marks of its own tiles.
+        """
+        try:
+            marks = marks_of(view)
+        except ValueError as error:
+            own = getattr(view, "__dict__", {}).get("_view", view)  # a CheckedView's view
+            raise UserCodeError(str(method_location(own, "marks")), str(error)) from None
+        label_size = getattr(view, "label_size", None)
+        shape = (int(view.shape[0]), int(view.shape[1]))
+        return cls((shape,) * count, marks, label_size if callable(label_size) else None)
+
+    def layout(self, video: VideoOptions) -> FrameLayout:
+        """The frame's layout under ``video`` (tree panels where ``video.tree`` says)."""
+        return FrameLayout(self.shapes, video, [video.tree] * len(self.shapes), marks=self.marks)
+
+
+@dataclass(frozen=True)
 class _Column:
     """Where one column's regions sit, in frame pixels."""
 
     left: int
+    top: int  # of the board/panel block
     board: tuple[int, int]  # (width, height)
     panel: tuple[int, int] | None  # (width, height) beside the board
     width: int
-    height: int  # board/panel block, without the strip
+    height: int  # board/panel block, without the legend and the strip
+    legend_top: int
+    strip_top: int
+
+
+@dataclass(frozen=True)
+class LegendBox:
+    """Where a board legend sits, in frame pixels (its height is the layout's)."""
+
+    top: int
+    left: int
+    width: int
 
 
 class FrameLayout:
-    """The geometry of a frame: columns of board, panel and strip, and the frame's size.
+    """The geometry of a frame: columns of board, panel, legend and strip, and its size.
 
     Cheap to build (nothing is drawn), so scenes can check frame sizes before any work.
 
     Args:
         shapes: Each search's board shape ``(rows, cols)``.
-        video: The ``[video]`` options (tile size, HUD, tree panel).
+        video: The ``[video]`` options (tile size, HUD, legend, tree panel, arrangement).
         panels: Which searches have a tree panel.
+        marks: The marks the boards' legend explains (none, or ``legend`` or ``hud`` off:
+            no legend).
+        strips: What each column's status strip shows, to size the strips for it (none:
+            a one-line title and a typical search's fields).
+        title: The title bar's text over several searches.
+
+    Attributes:
+        columns: Each search's regions.
+        stacked: Whether the columns stand one above the other.
+        title_height: Rows of the title bar over several searches (0 for one search).
+        block_height: Rows of the tallest board/panel block.
+        legends: Where the board legends sit: one across the frame under columns side by
+            side, one under each column stacked (none without marks or ``legend``).
+        legend_height: Rows of a legend (0: none).
+        strip_height: Rows of a column's status strip (0: none).
+        gap: Pixels between two columns.
     """
 
     def __init__(
-        self, shapes: Sequence[tuple[int, int]], video: VideoOptions, panels: Sequence[bool]
+        self,
+        shapes: Sequence[tuple[int, int]],
+        video: VideoOptions,
+        panels: Sequence[bool],
+        *,
+        marks: Sequence[Mark] = (),
+        strips: Sequence[StripContent] = (),
+        title: str = "",
     ) -> None:
-        tile = video.tile_size
+        self.strips = tuple(strips)
+        self.title = title
+        tile = self._tile = video.tile_size
+        self.stacked = video.arrange == "stacked" and len(shapes) > 1
         self.gap = 0 if len(shapes) == 1 else max(8, tile // 5) // 2 * 2
-        columns: list[_Column] = []
-        left = 0
+        blocks: list[tuple[tuple[int, int], tuple[int, int] | None]] = []
         for (rows, cols), has_panel in zip(shapes, panels, strict=True):
             board = (cols * tile, rows * tile)
             panel = None
             if has_panel:
                 side = (max(board[0], board[1], MIN_PANEL) + 1) // 2 * 2
                 panel = (video.tree_width or side, video.tree_height or max(board[1], side))
-            width = board[0] + (panel[0] if panel else 0)
-            height = max(board[1], panel[1] if panel else 0)
-            columns.append(_Column(left, board, panel, width, height))
-            left += width + self.gap
-        self.width = max(left - self.gap, video.width)  # padded to [video] width
+            blocks.append((board, panel))
+        widths = [b[0] + (p[0] if p else 0) for b, p in blocks]
+        heights = [max(b[1], p[1] if p else 0) for b, p in blocks]
+        natural = max(widths) if self.stacked else sum(widths) + self.gap * (len(widths) - 1)
+        self.width = max(natural, video.width)  # padded to [video] width
         # several searches: one title bar over them all; each column's strip names its search
-        self.title_height = self.title_bar().height if video.hud and len(columns) > 1 else 0
-        self.columns = tuple(columns)
-        self.block_height = max(c.height for c in columns)
-        self.strip_height = max(
-            (self.hud(c.width, video).height for c in columns) if video.hud else (0,)
+        self.title_height = self.title_bar().height if video.hud and len(shapes) > 1 else 0
+        self.block_height = max(heights)
+        # stacked columns of one domain are of one width; side by side, one legend spans all
+        legend_width = min(widths) if self.stacked else self.width
+        self.legend_height = (
+            BoardLegend.measure(marks, legend_width, font_size=self.legend_font)
+            if video.legend and video.hud and marks  # no strip: the board alone
+            else 0
         )
-        self.height = self.title_height + self.block_height + self.strip_height
+        self.strip_height = max((self.hud(w, video).height for w in widths) if video.hud else (0,))
+        columns: list[_Column] = []
+        left, top = 0, self.title_height
+        for (board, panel), width, height in zip(blocks, widths, heights, strict=True):
+            block = height if self.stacked else self.block_height
+            legend_top = top + block
+            strip_top = legend_top + self.legend_height
+            columns.append(_Column(left, top, board, panel, width, height, legend_top, strip_top))
+            if self.stacked:
+                top = strip_top + self.strip_height + self.gap
+            else:
+                left += width + self.gap
+        self.columns = tuple(columns)
+        self.legends: tuple[LegendBox, ...] = ()
+        if self.legend_height:
+            self.legends = (
+                tuple(LegendBox(c.legend_top, c.left, c.width) for c in columns)
+                if self.stacked
+                else (LegendBox(columns[0].legend_top, 0, self.width),)
+            )
+        self.height = columns[-1].strip_top + self.strip_height
+
+    @property
+    def legend_font(self) -> int:
+        """The board legend's text size: at least 2 px over the smallest, larger in wide
+        frames and beside large tiles so that it keeps its place beside the strip."""
+        return max(MIN_TEXT + 2, min(MAX_LEGEND_FONT, max(self.width // 64, self._tile // 8)))
 
     def hud(self, width: int, video: VideoOptions) -> Hud:
         """A status strip for a column ``width`` wide in this frame."""
-        return Hud(width, self.width, video.tile_size, captions=video.captions)
+        return Hud(width, self.width, captions=video.captions, contents=self.strips or None)
 
     def title_bar(self) -> Hud:
-        """The one-line title over several searches side by side."""
-        return Hud(self.width, self.width, title_only=True)
+        """The title over several searches side by side (wrapped as it needs)."""
+        return Hud(self.width, self.width, title_only=True, contents=[StripContent(self.title)])
 
     @property
     def size(self) -> tuple[int, int]:
@@ -139,8 +264,91 @@ class FrameLayout:
         return self.width, self.height
 
 
+def fit_width(video: VideoOptions, boards: Boards, *, max_pixels: int) -> VideoOptions:
+    """``video`` fitted to ``[video] width`` (unchanged without one).
+
+    The tile size is the largest even one whose frame is at most ``width`` wide (the frame is
+    then padded to exactly ``width``) and at most ``max_pixels`` once padded. A frame that is
+    narrower than its natural width (at the scene's own tile size) gets tree panels shrunk
+    in the same proportion (their sides, explicit or not, never under
+    :data:`MIN_FITTED_PANEL`). With several searches and ``arrange = "auto"``, columns side by
+    side whose board text (``boards.label_size``) would be under
+    :data:`~searchvid.render.textink.MIN_TEXT` px are stacked instead when that makes the
+    text larger.
+
+    Raises:
+        OptionError: Key ``width``: no tile size of at least 8 px fits.
+    """
+    if not video.width:
+        return video
+    choices: list[VideoOptions] = [video]
+    if video.arrange == "auto" and len(boards.shapes) > 1:
+        choices.append(dataclasses.replace(video, arrange="stacked"))
+    best: VideoOptions | None = None
+    for choice in choices:
+        fitted = _fit(_shrink_panels(choice, boards), boards, max_pixels)
+        if fitted is None:
+            continue
+        if boards.label_size is None or boards.label_size(fitted.tile_size) >= MIN_TEXT:
+            return fitted
+        if best is None or boards.label_size(fitted.tile_size) > boards.label_size(best.tile_size):
+            best = fitted
+    if best is not None:
+        return best
+    smallest = min(
+        (
+            boards.layout(dataclasses.replace(_shrink_panels(c, boards), tile_size=8, width=0))
+            for c in choices
+        ),
+        key=lambda layout: layout.size,
+    )
+    if smallest.width <= video.width:  # too tall once padded to the width
+        widest = (max_pixels // max(smallest.height, 1)) // 2 * 2
+        raise OptionError("width", f"must be at most {widest} px for this scene, got {video.width}")
+    raise OptionError(
+        "width", f"must be at least {smallest.width} px for this board, got {video.width}"
+    )
+
+
+def _shrink_panels(video: VideoOptions, boards: Boards) -> VideoOptions:
+    """``video`` with its tree panels shrunk by ``width`` / the frame's natural width."""
+    if not video.tree:
+        return video
+    natural = boards.layout(dataclasses.replace(video, width=0))
+    if video.width >= natural.width:
+        return video
+    panel = next(c.panel for c in natural.columns if c.panel is not None)
+
+    def shrunk(side: int) -> int:
+        return max(MIN_FITTED_PANEL, side * video.width // natural.width // 2 * 2)
+
+    return dataclasses.replace(video, tree_width=shrunk(panel[0]), tree_height=shrunk(panel[1]))
+
+
+def _fit(video: VideoOptions, boards: Boards, max_pixels: int) -> VideoOptions | None:
+    """``video`` at the largest even tile size whose frame fits its width (None: none does).
+
+    A frame's width and height grow with the tile size, so the size is found by bisection.
+    """
+
+    def fits(size: int) -> bool:
+        width, height = boards.layout(dataclasses.replace(video, tile_size=size)).size
+        return width <= video.width and video.width * height <= max_pixels
+
+    low, high = 4, 257  # in units of 2 px: fits(2 * low) is unknown, fits(2 * high) false
+    if not fits(8):
+        return None
+    while high - low > 1:
+        middle = (low + high) // 2
+        if fits(2 * middle):
+            low = middle
+        else:
+            high = middle
+    return dataclasses.replace(video, tile_size=2 * low)
+
+
 class FramePainter:
-    """Draws frames of one or more searches side by side.
+    """Draws frames of one or more searches side by side (or stacked).
 
     Args:
         tracks: One per search, in column order.
@@ -157,16 +365,44 @@ class FramePainter:
         self.tracks = tuple(tracks)
         self.video = video
         self.title = title
-        shapes = [t.view.shape for t in tracks]
-        self.layout = FrameLayout(shapes, video, [t.panel is not None for t in tracks])
+        boards = Boards.of(tracks[0].view, len(tracks))
+        self.label_size = boards.label_size
+        shapes = [(int(t.view.shape[0]), int(t.view.shape[1])) for t in tracks]
+        marks = boards.marks
+        strips = [
+            StripContent(
+                t.voice.title,
+                expected_status(
+                    t.voice.algorithm,
+                    values=t.voice.values,
+                    narrated=t.voice.narrator is not None,
+                ),
+            )
+            for t in tracks
+        ]
+        self.layout = FrameLayout(
+            shapes,
+            video,
+            [t.panel is not None for t in tracks],
+            marks=marks,
+            strips=strips,
+            title=title,
+        )
         self.panels: list[Panel | None] = [
             t.panel(*c.panel) if t.panel is not None and c.panel is not None else None
             for t, c in zip(tracks, self.layout.columns, strict=True)
+        ]
+        tile = partial(self._tile, tracks[0].view)
+        self.legends = [
+            BoardLegend(marks, tile, box.width, font_size=self.layout.legend_font)
+            for box in self.layout.legends
         ]
         extra: list[RGB] = [*HUD_COLORS]
         for panel in self.panels:
             if panel is not None:
                 extra.extend(panel.colors)
+        for legend in self.legends:
+            extra.extend(legend.colors)
         self.atlas = TileAtlas(tracks[0].view.tileset, video.tile_size, extra_colors=extra)
         self.huds = [
             self.layout.hud(c.width, video) if video.hud else None for c in self.layout.columns
@@ -174,9 +410,6 @@ class FramePainter:
         if any(h is not None and h.height != self.layout.strip_height for h in self.huds):
             raise RunError("searches side by side must have columns of one width")
         self.narrations = [Narration(t.voice) for t in tracks]
-        self.strip_every = 1
-        """Redraw a strip's counters only every k-th frame (GIFs: fewer changed pixels)."""
-        self._frames = [0] * len(tracks)
         self.buffer: FrameBuffer | None = None
         self._boards: list[Any] = []
         self._strips: list[IndexStrip | None] = []
@@ -197,8 +430,37 @@ class FramePainter:
         """Every colour a frame may hold (at most 256: the GIF palette)."""
         return self.atlas.palette
 
+    @property
+    def text_heights(self) -> dict[str, int]:
+        """The smallest text each part of the frame writes, in pixels, by part: ``"strip"``
+        and ``"title"`` (ink height of a line of the strip's font), ``"legend"`` (the board
+        legend's), ``"panel"`` (the tree panels' smallest), ``"board"`` (the view's
+        ``label_size`` at this tile size). Parts that write nothing are left out."""
+        heights: dict[str, int] = {}
+        strips = [h for h in self.huds if h is not None]
+        if strips:
+            heights["strip"] = min(min(h.text_heights) for h in strips)
+        if self.layout.title_height:
+            heights["title"] = min(self.layout.title_bar().text_heights)
+        legends = [g.text_height for g in self.legends]
+        if legends:
+            heights["legend"] = min(legends)
+        measured = [getattr(p, "text_heights", None) for p in self.panels if p is not None]
+        panels = [min(m) for m in measured if m]
+        if panels:
+            heights["panel"] = min(panels)
+        if self.label_size is not None:
+            heights["board"] = self.label_size(self.video.tile_size)
+        return heights
+
+    def _tile(self, view: View, name: str) -> Pixels:
+        """The picture of ``view``'s tile ``name`` in the frame's colours."""
+        tiles: Pixels = self.atlas.tiles[view.tileset.id(name)]
+        return tiles
+
     def open(self, pixel_format: PixelFormat) -> FrameBuffer:
-        """Create the frame buffer in the layout the encoder takes, background painted."""
+        """Create the frame buffer in the layout the encoder takes, background and legends
+        painted (they never change)."""
         buffer = FrameBuffer(
             self.width, self.height, pixel_format, palette=self.atlas.palette, background=BACKGROUND
         )
@@ -208,15 +470,16 @@ class FramePainter:
             bar.update(HudText(self.title, "", ()))
             strip = IndexStrip(buffer, HUD_COLORS, top=0, left=0, height=head, width=self.width)
             strip.show(bar.strip)
-        top = head + self.layout.block_height
+        for box, legend in zip(self.layout.legends, self.legends, strict=True):
+            buffer.paint_rgb(box.top, box.left, legend.pixels)
         for column in self.layout.columns:
-            board = buffer.board(self.atlas, self._shape(column), top=head, left=column.left)
+            board = buffer.board(self.atlas, self._shape(column), top=column.top, left=column.left)
             self._boards.append(board)
             self._strips.append(
                 IndexStrip(
                     buffer,
                     HUD_COLORS,
-                    top=top,
+                    top=column.strip_top,
                     left=column.left,
                     height=self.layout.strip_height,
                     width=column.width,
@@ -225,7 +488,7 @@ class FramePainter:
                 else None
             )
             self._panel_regions.append(
-                RgbPanel(buffer, top=head, left=column.left + column.board[0])
+                RgbPanel(buffer, top=column.top, left=column.left + column.board[0])
                 if column.panel is not None
                 else None
             )
@@ -254,6 +517,7 @@ class FramePainter:
         *,
         improving: bool = False,
         fields: Sequence[Field] = (),
+        ending: Ending | None = None,
     ) -> None:
         """Show ``event``'s node in column ``track``, with its panel and strip.
 
@@ -261,8 +525,10 @@ class FramePainter:
             track: The column.
             event: The frame's event.
             best: The best value so far.
-            improving: Whether the node is a new best (the strip is redrawn at once).
-            fields: The algorithm's own fields at this moment.
+            improving: Whether the node is a new best (the caption says so).
+            fields: The algorithm's own fields when it reported ``event``.
+            ending: Why this is the search's last frame (None: it is not); the strip then
+                says what happened.
         """
         assert self.buffer is not None, "open() first"
         spec = self.tracks[track]
@@ -274,15 +540,10 @@ class FramePainter:
                 rects = [changed] if isinstance(changed, Rect) else list(changed)
                 region.show(panel.pixels, rects)
         hud, strip = self.huds[track], self._strips[track]
-        count = self._frames[track]
-        self._frames[track] += 1
         if hud is None or strip is None:
             return
-        # the played line shows at once; restarts and new bests wait for the schedule
-        urgent = event.kind is EventKind.MOVE or event.kind is EventKind.ROLL
-        if count % self.strip_every and not urgent:
-            return
-        text = self.narrations[track].text(event, best, improving, fields)
+        # every format shows the strip of the frame's own node (never a stale one)
+        text = self.narrations[track].text(event, best, improving, fields, ending)
         if hud.update(text):
             strip.show(hud.strip)
 

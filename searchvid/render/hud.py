@@ -6,13 +6,21 @@
     A* searching   step 1,204   depth 12   g 12   h 7   f 19   frontier 88   tubes done 5/12
     expand: pour tube 3 into tube 7
 
-Every number has a name and one format (:class:`~searchvid.search.status.Field`). Text is
-drawn with Pillow's bundled font without anti-aliasing, so the strip uses only the
-:data:`HUD_COLORS` and a GIF palette stays exact. Its height follows the frame's width
-(text at least 1/50 of it, at most :data:`MAX_FONT` px), so the strip stays legible when a
-blog shows the video 720 px wide; narrow columns get more lines for their fields. Glyphs
-are rendered once and composed with numpy; a line is redrawn only when its text changes,
-and each field has a slot with room for its number to grow, so text does not jitter.
+Every number has a name and one format (:class:`~searchvid.search.status.Field`). Text is set
+by FreeType in the frame's font (:mod:`searchvid.render.textink`): whole strings, with the
+font's kerning and advances, anti-aliased to :data:`~searchvid.render.textink.LEVELS` levels
+of ink, so the strip needs only the :data:`HUD_COLORS` (its three colours and the blends
+between each text colour and the background) and a GIF shows the same pixels as a PNG. The
+font's figures are tabular, so a counter's digits keep their places.
+
+Text is 1/50 of the frame's width tall (:data:`TEXT_SHARE`), never under
+:data:`~searchvid.render.textink.MIN_TEXT` nor over :data:`MAX_FONT` pixels, so the strip
+stays legible when a blog shows the video 720 px wide (:attr:`Hud.text_heights`). The strip
+is as tall as what it is sized for (:class:`StripContent`): a title wraps onto as many lines
+as it needs (up to three), and the fields flow over as many lines as the expected fields fill,
+spread evenly so that no line stays empty. Each field has a slot with room for a
+four-digit number, so values changing length rarely move the fields after them; only the
+slots whose text changed are redrawn.
 """
 
 from __future__ import annotations
@@ -23,28 +31,59 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from PIL import Image, ImageDraw, ImageFont
 
 from searchvid.render.atlas import RGB
+from searchvid.render.textink import LEVELS, MIN_TEXT, TextInk, ramp
 from searchvid.search.status import Field, format_number
 
-HUD_COLORS: tuple[RGB, ...] = ((24, 24, 24), (255, 255, 255), (190, 190, 190))
-"""Background, title and status colours (greys, so 4:2:0 chroma stays exact)."""
+_BACKGROUND_RGB: RGB = (24, 24, 24)
+_TITLE_RGB: RGB = (255, 255, 255)
+_STATUS_RGB: RGB = (190, 190, 190)
+
+HUD_COLORS: tuple[RGB, ...] = (
+    _BACKGROUND_RGB,
+    _TITLE_RGB,
+    _STATUS_RGB,
+    *ramp(_TITLE_RGB, _BACKGROUND_RGB)[1:-1],
+    *ramp(_STATUS_RGB, _BACKGROUND_RGB)[1:-1],
+)
+"""Background, title and status colours, then the title's and the status's anti-aliasing
+blends over the background (greys all, so 4:2:0 chroma stays exact)."""
 
 TEXT_SHARE = 50
-"""Text is at least 1/TEXT_SHARE of the frame's width tall."""
+"""Text is 1/TEXT_SHARE of the frame's width tall (at least MIN_TEXT pixels)."""
 
-_BACKGROUND, _TITLE, _STATUS = 0, 1, 2
-_MIN_FONT = 8
-_STATUS_LINES = 2  # at least; narrow columns get more, up to _MAX_STATUS_LINES
-_MAX_STATUS_LINES = 6
-_TYPICAL_FIELDS = 11  # phase, step, depth, the algorithm's and the domain's, value, best
 MAX_FONT = 64
 """Text never grows beyond this many pixels, however wide the frame."""
-_SLOT_SAMPLE = "000,000"  # room reserved after a field's name for its value
-_Font = ImageFont.FreeTypeFont | ImageFont.ImageFont | ImageFont.TransposedFont
 
-__all__ = ["HUD_COLORS", "MAX_FONT", "TEXT_SHARE", "Hud", "HudText", "format_number"]
+MAX_TITLE_LINES = 3
+"""Lines a title may wrap onto; a longer title is cut with "…" at the end of the last."""
+
+_BACKGROUND, _TITLE, _STATUS = 0, 1, 2
+_TITLE_BLENDS = 3  # index of the title's first blend; the status's follow the title's
+_STATUS_BLENDS = _TITLE_BLENDS + LEVELS - 1
+_INK: dict[int, npt.NDArray[np.uint8]] = {
+    color: np.array([_BACKGROUND, *range(blends, blends + LEVELS - 1), color], dtype=np.uint8)
+    for color, blends in ((_TITLE, _TITLE_BLENDS), (_STATUS, _STATUS_BLENDS))
+}
+"""Each text colour's strip index for each ink level, background (level 0) to full ink."""
+
+_MAX_STATUS_LINES = 6
+_VALUE_ROOM = "0,000"  # every field's slot has room for at least this value
+_CACHE = 4096
+_INK_CACHE = 1024  # texts kept drawn: the fields' values that recur
+
+__all__ = [
+    "HUD_COLORS",
+    "MAX_FONT",
+    "MAX_TITLE_LINES",
+    "TEXT_SHARE",
+    "Hud",
+    "HudText",
+    "StripContent",
+    "expected_status",
+    "format_number",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,122 +108,286 @@ class HudText:
         return (self.phase, *(f.text() for f in self.fields))
 
 
+@dataclass(frozen=True, slots=True)
+class StripContent:
+    """What a strip is sized for, before any frame is drawn.
+
+    Attributes:
+        title: The title it shows.
+        status: Status texts like the ones it will show (the phase, then ``name value`` for
+            each field): the strip gets as many status lines as these fill.
+    """
+
+    title: str = ""
+    status: tuple[str, ...] = ()
+
+
+def expected_status(algorithm: str, *, values: bool, narrated: bool) -> tuple[str, ...]:
+    """Status texts like the longest a search by ``algorithm`` (its name as readers know it)
+    usually shows, for sizing a strip before the search runs.
+
+    Searches that rank nodes (``values``) show the phase, step and depth, four fields of the
+    algorithm's, three of the domain's where it has words (``narrated``), and value and best,
+    in a few words where the domain has them (a game's last frame says who won); searches
+    that rank nothing (an explicit tree) show fewer: two of the algorithm's and one of the
+    domain's.
+    """
+    texts = [f"{algorithm} searching", "step 00,000", "depth 00"]
+    if not values:
+        texts += ["frontier 0,000", "level 00"]
+        return (*texts, "at a node's name") if narrated else tuple(texts)
+    texts += ["frontier 0,000", "iterations 000/000", "visits 0,000", "mean reward 0.000"]
+    if narrated:
+        texts += ["exits joined 0/12", "score 0,000", "pieces left 00"]
+        return (*texts, "value: a few words", "best: a few words")
+    return (*texts, "value 0.000", "best 0.000")
+
+
+_DEFAULT_CONTENT = StripContent("", expected_status("search", values=True, narrated=True))
+
+_Slot = tuple[str, int, int]  # text, left, right
+
+
 class Hud:
     """Draws the status strip of a column ``width`` pixels wide.
 
     Args:
         width: The strip's width (the column's).
-        frame_width: The whole frame's width: the text is at least 1/50 of it tall.
-        tile_size: The board's tile size (small boards still get readable text).
+        frame_width: The whole frame's width: the text is 1/50 of it tall.
         captions: Whether the strip has a caption line.
-        title_only: A one-line strip holding just a title (the title bar over several
-            searches side by side).
+        title_only: A strip holding just a title (the title bar over several searches side
+            by side).
+        contents: What the strips of this size in the frame show (each column's title and
+            expected status texts): this strip gets the lines the largest of them needs, so
+            that strips side by side are of one height. None: a title of one line and the
+            status of a typical search.
 
     Attributes:
         height: Rows of the strip (even).
         strip: ``(height, width)`` uint8 indices into :data:`HUD_COLORS`.
+        title_lines: Lines for the title.
+        status_lines: Lines for the phase and the fields.
     """
 
     def __init__(
         self,
         width: int,
         frame_width: int | None = None,
-        tile_size: int = 0,
         *,
         captions: bool = False,
         title_only: bool = False,
+        contents: Sequence[StripContent] | None = None,
     ) -> None:
         self.width = width
         share = math.ceil((frame_width or width) / TEXT_SHARE)
-        wanted = max(_MIN_FONT, min(share, MAX_FONT), tile_size // 5)
-        self._font: _Font = ImageFont.load_default(size=wanted)
-        ascent, descent = _metrics(self._font)
-        self._line = ascent + descent
-        self._pad = max(2, wanted // 3)
-        self._gap = max(4, wanted)
-        self.captions = captions
-        typical = self._font.getlength(f"exits joined {_SLOT_SAMPLE}") + self._gap
-        self._status_lines = (
-            0
-            if title_only
-            else min(
-                _MAX_STATUS_LINES,
-                max(_STATUS_LINES, math.ceil(_TYPICAL_FIELDS * typical / max(1, width))),
-            )
+        self.size = min(max(MIN_TEXT, share), MAX_FONT)
+        self._text = TextInk(self.size)
+        leading = self.size // 8  # a little air between lines: descenders never meet capitals
+        self._line = self._text.line + leading
+        self._pad = max(2, self.size // 3)
+        self._gap = self.size
+        self.captions = captions and not title_only
+        self._slot_widths: dict[str, int] = {}
+        self._inks: dict[tuple[str, int], npt.NDArray[np.uint8]] = {}
+        self._flows: dict[tuple[int, ...], tuple[list[list[int]], bool]] = {}
+        sized = list(contents) if contents else [_DEFAULT_CONTENT]
+        self.title_lines = max(1, *(len(self._wrap(c.title)) for c in sized))
+        self.status_lines = (
+            0 if title_only else max(1, *(self._lines_needed(c.status) for c in sized))
         )
-        lines = 1 + self._status_lines + (1 if captions else 0)
+        lines = self.title_lines + self.status_lines + (1 if self.captions else 0)
         self.height = 2 * self._pad + lines * self._line
         self.height += self.height % 2
         self.strip: npt.NDArray[np.uint8] = np.zeros((self.height, width), dtype=np.uint8)
-        self._glyphs: dict[tuple[str, int], tuple[npt.NDArray[np.uint8], int, float]] = {}
-        self._advances: dict[str, float] = {}
         self._shown: tuple[str, tuple[str, ...], str | None] = ("", (), None)
+        self._rows: list[list[_Slot]] = []  # status lines as last drawn
         self._drawn_once = False
+
+    @property
+    def text_sizes(self) -> tuple[int, ...]:
+        """The pixel size (em height) of every font the strip writes with, smallest first."""
+        return (self.size,)
+
+    @property
+    def text_heights(self) -> tuple[int, ...]:
+        """The ink height of a line (ascenders to descenders) of every font the strip writes
+        with (title, status and caption), smallest first."""
+        return (self._text.height,)
 
     def update(self, text: HudText) -> bool:
         """Redraw the lines whose text changed; True if anything changed."""
         title, status, caption = text.title, text.status_texts(), text.caption
         old_title, old_status, old_caption = self._shown
-        changed = not self._drawn_once
-        if title != old_title or not self._drawn_once:
-            self._draw_line(0, [(title, self._pad, self.width - self._pad)], _TITLE)
+        first = not self._drawn_once
+        changed = first
+        if title != old_title or first:
+            self._draw_title(title)
             changed = True
-        if self._status_lines and (status != old_status or not self._drawn_once):
+        if self.status_lines and (status != old_status or first):
             self._draw_status(status)
             changed = True
-        if self.captions and (caption != old_caption or not self._drawn_once):
-            line = 1 + self._status_lines
-            self._draw_line(line, [(caption or "", self._pad, self.width - self._pad)], _STATUS)
+        if self.captions and (caption != old_caption or first):
+            usable = self.width - 2 * self._pad
+            cut = self._cut(caption or "", usable)
+            line = self.title_lines + self.status_lines
+            self._draw_line(line, [(cut, self._pad, self.width - self._pad)], _STATUS)
             changed = True
         self._shown = (title, status, caption)
         self._drawn_once = True
         return changed
 
-    def _draw_status(self, texts: tuple[str, ...]) -> None:
-        """Lay the status texts out over the strip's status lines.
+    # -- layout ---------------------------------------------------------------------------
 
-        Each field gets a slot as wide as its name plus room for a six-digit number (wider
-        only if its text is), so values changing length do not shift the fields after them;
-        the slots depend on the current texts alone, so a strip drawn from scratch equals one
-        drawn frame after frame (previews equal renders).
-        """
+    def _wrap(self, title: str) -> list[str]:
+        """``title`` broken at spaces into lines that fit (at most MAX_TITLE_LINES, the
+        last cut with "…" if the title is longer still)."""
         usable = self.width - 2 * self._pad
-        rows: list[list[tuple[str, int, int]]] = [[] for _ in range(self._status_lines)]
-        row, left = 0, self._pad
-        for i, text in enumerate(texts):
-            slot = self._slot(text, first=i == 0)
-            if left > self._pad and left + slot > self._pad + usable:
-                row, left = row + 1, self._pad
-            if row >= self._status_lines:
-                break  # no room left: the last fields are dropped, never squeezed
-            rows[row].append((text, left, min(left + slot, self.width - self._pad)))
-            left += slot + self._gap
-        for r, parts in enumerate(rows):
-            self._draw_line(1 + r, parts, _STATUS)
+        lines: list[str] = []
+        words = title.split()
+        while words:
+            if len(lines) == MAX_TITLE_LINES - 1:
+                lines.append(self._cut(" ".join(words), usable))
+                break
+            count = 1
+            while count < len(words) and self._measure(" ".join(words[: count + 1])) <= usable:
+                count += 1
+            lines.append(self._cut(" ".join(words[:count]), usable))
+            words = words[count:]
+        return lines or [""]
 
-    def _slot(self, text: str, *, first: bool) -> int:
-        width = self._width(text)
-        if first:
-            return width
-        name = text.rsplit(" ", 1)[0] if " " in text else ""
-        return max(width, self._width(f"{name} {_SLOT_SAMPLE}".strip()))
+    def _lines_needed(self, texts: Sequence[str]) -> int:
+        """Status lines ``texts`` fill at their slots' widths."""
+        if not texts:
+            return 1
+        slots = self._slots(texts)
+        return min(_MAX_STATUS_LINES, len(_greedy(slots, self._usable, self._gap)))
 
-    def _width(self, text: str) -> int:
-        """Pixels ``text`` takes: the sum of its glyphs' advances (cached per character), the
-        same pen the text is drawn with."""
-        advances = self._advances
-        total = 0.0
-        for char in text:
-            advance = advances.get(char)
-            if advance is None:
-                advance = advances[char] = float(self._font.getlength(char))
-            total += advance
-        return math.ceil(total)
+    @property
+    def _usable(self) -> int:
+        return self.width - 2 * self._pad
 
-    def _draw_line(self, index: int, parts: Sequence[tuple[str, int, int]], color: int) -> None:
-        """Clear line ``index`` and draw each ``(text, left, right)`` part on it."""
+    def _slots(self, texts: Sequence[str]) -> list[int]:
+        """Each text's slot: its width, and for a field at least room for a four-digit
+        value after its name, so that values growing to four digits move nothing."""
+        slots = [min(self._measure(texts[0]), self._usable)] if texts else []
+        known = self._slot_widths
+        for text in texts[1:]:
+            slot = known.get(text)
+            if slot is None:
+                name = text.rsplit(" ", 1)[0] if " " in text else ""
+                room = self._measure(f"{name} {_VALUE_ROOM}".lstrip())
+                slot = min(max(self._measure(text), room), self._usable)
+                if len(known) >= _CACHE:
+                    known.clear()
+                known[text] = slot
+            slots.append(slot)
+        return slots
+
+    def _tight(self, texts: Sequence[str]) -> list[int]:
+        """Each text's slot without spare room: its own width."""
+        return [min(self._measure(text), self._usable) for text in texts]
+
+    def _layout(self, texts: tuple[str, ...]) -> list[list[_Slot]]:
+        """Each status line's ``(text, left, right)`` slots for ``texts``.
+
+        The texts flow in order over the strip's status lines, spread so that every line
+        holds some when there are enough; texts that fill more lines than the strip has
+        first lose their slots' spare room, then (the last ones) their place."""
+        slots = self._slots(texts)
+        key = tuple(slots)
+        flow = self._flows.get(key)
+        if flow is None:
+            rows = self._flow(slots)
+            tight = len(rows) > self.status_lines
+            if tight:  # slots without spare room, then drop what still overflows
+                rows = self._flow(self._tight(texts))[: self.status_lines]
+            if len(self._flows) >= _CACHE:
+                self._flows.clear()
+            flow = self._flows[key] = (rows, tight)
+        rows, tight = flow
+        if tight:
+            slots = self._tight(texts)
+        laid: list[list[_Slot]] = []
+        for row in rows:
+            left, line = self._pad, []
+            for i in row:
+                right = min(left + slots[i], self.width - self._pad)
+                line.append((texts[i], left, right))
+                left = right + self._gap
+            laid.append(line)
+        return laid
+
+    def _flow(self, slots: list[int]) -> list[list[int]]:
+        """Indices of ``slots`` per line: over at most the strip's status lines if they fit,
+        on the narrowest measure that keeps them within that many lines."""
+        rows = _greedy(slots, self._usable, self._gap)
+        if len(rows) >= self.status_lines:
+            return rows
+        low, high = max(slots), self._usable  # a line as short as the lines allow
+        while low < high:
+            middle = (low + high) // 2
+            if len(_greedy(slots, middle, self._gap)) <= self.status_lines:
+                high = middle
+            else:
+                low = middle + 1
+        return _greedy(slots, low, self._gap)
+
+    def _measure(self, text: str) -> int:
+        """Pixels ``text`` takes when set as a whole (kerning included)."""
+        return self._text.advance(text)
+
+    def _cut(self, text: str, width: int) -> str:
+        """``text``, or its longest prefix ended with "…" that fits ``width`` pixels."""
+        if self._measure(text) <= width:
+            return text
+        low, high = 0, len(text)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self._measure(text[:middle].rstrip() + "…") <= width:
+                low = middle
+            else:
+                high = middle - 1
+        return text[:low].rstrip() + "…"
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _draw_title(self, title: str) -> None:
+        lines = self._wrap(title)
+        if len(lines) > self.title_lines:  # a title longer than the strip was sized for
+            rest = " ".join(lines[self.title_lines - 1 :])
+            lines = [*lines[: self.title_lines - 1], self._cut(rest, self._usable)]
+        for index in range(self.title_lines):
+            text = lines[index] if index < len(lines) else ""
+            self._draw_line(index, [(text, self._pad, self.width - self._pad)], _TITLE)
+
+    def _draw_status(self, texts: tuple[str, ...]) -> None:
+        """Lay the status texts out over the strip's status lines and draw them.
+
+        The slots depend on the current texts alone, so a strip drawn from scratch equals one
+        drawn frame after frame (previews equal renders). A line whose slots did not move is
+        updated slot by slot: a slot's text never reaches past its slot.
+        """
+        rows = self._layout(texts)
+        for r in range(self.status_lines):
+            parts = rows[r] if r < len(rows) else []
+            old = self._rows[r] if r < len(self._rows) else None
+            if old is None or [p[1:] for p in old] != [p[1:] for p in parts]:
+                self._draw_line(self.title_lines + r, parts, _STATUS)
+                continue
+            line = self._line_rows(self.title_lines + r)
+            for (text, left, right), (was, _, _) in zip(parts, old, strict=True):
+                if text != was:
+                    line[:, left:right] = _BACKGROUND
+                    self._draw_text(line, text, left, right, _STATUS)
+        self._rows = rows
+
+    def _line_rows(self, index: int) -> npt.NDArray[np.uint8]:
         top = self._pad + index * self._line
-        line = self.strip[top : top + self._line]
+        return self.strip[top : top + self._line]
+
+    def _draw_line(self, index: int, parts: Sequence[_Slot], color: int) -> None:
+        """Clear line ``index`` and draw each ``(text, left, right)`` part on it."""
+        line = self._line_rows(index)
         line[:] = _BACKGROUND
         for text, left, right in parts:
             self._draw_text(line, text, left, right, color)
@@ -192,55 +395,30 @@ class Hud:
     def _draw_text(
         self, line: npt.NDArray[np.uint8], text: str, left: int, right: int, color: int
     ) -> None:
-        if self._width(text) > right - left:
-            text = _fit(text, lambda t: self._width(t) <= right - left)
-        pen = float(left)
-        for char in text:
-            ink, offset, advance = self._glyph(char, color)
-            x = round(pen) + offset
-            lo, hi = max(x, left), min(x + ink.shape[1], right)
-            if lo < hi:
-                region = line[:, lo:hi]
-                np.maximum(region, ink[:, lo - x : hi - x], out=region)
-            pen += advance
-            if pen >= right:
-                break
-
-    def _glyph(self, char: str, color: int) -> tuple[npt.NDArray[np.uint8], int, float]:
-        """``char`` drawn in ``color``, trimmed to its ink: (pixels, x offset, advance)."""
-        cached = self._glyphs.get((char, color))
-        if cached is None:
-            advance = float(self._font.getlength(char))
-            margin = self._line // 2  # room for glyphs that reach past their advance
-            image = Image.new("L", (math.ceil(advance) + 2 * margin, self._line), 0)
-            draw = ImageDraw.Draw(image)
-            draw.fontmode = "1"  # no anti-aliasing: only palette colours
-            draw.text((margin, 0), char, fill=255, font=self._font)
-            mask = np.asarray(image) > 127
-            columns = np.flatnonzero(mask.any(axis=0))
-            first, last = (int(columns[0]), int(columns[-1]) + 1) if columns.size else (0, 0)
-            ink = (mask[:, first:last] * np.uint8(color)).astype(np.uint8)
-            cached = (ink, first - margin, advance)
-            self._glyphs[(char, color)] = cached
-        return cached
+        """Set ``text`` in ``color`` from ``left`` on a cleared line, clipped at ``right``."""
+        if self._measure(text) > right - left:
+            text = self._cut(text, right - left)
+        inks = self._inks
+        ink = inks.get((text, color))
+        if ink is None:
+            ink = _INK[color][self._text.shade(text, keep=False)]
+            if len(inks) >= _INK_CACHE:
+                del inks[next(iter(inks))]  # the oldest: counters' old values go first
+            inks[(text, color)] = ink
+        width = min(ink.shape[1], right - left)
+        line[: ink.shape[0], left : left + width] = ink[:, :width]
 
 
-def _metrics(font: _Font) -> tuple[int, int]:
-    if isinstance(font, ImageFont.FreeTypeFont):
-        ascent, descent = font.getmetrics()
-        return ascent, descent
-    box = font.getbbox("Ag")
-    return int(box[3]), 0
-
-
-def _fit(text: str, fits: object) -> str:
-    """The longest prefix of ``text`` plus an ellipsis for which ``fits`` holds."""
-    check = fits if callable(fits) else (lambda _: True)
-    low, high = 0, len(text)
-    while low < high:
-        mid = (low + high + 1) // 2
-        if check(text[:mid] + "…"):
-            low = mid
+def _greedy(slots: Sequence[int], measure: int, gap: int) -> list[list[int]]:
+    """Indices of ``slots`` per line, each line filled while the next slot fits ``measure``
+    (a slot wider than ``measure`` gets a line of its own)."""
+    rows: list[list[int]] = []
+    used = 0
+    for i, slot in enumerate(slots):
+        if rows and used + gap + slot <= measure:
+            rows[-1].append(i)
+            used += gap + slot
         else:
-            high = mid - 1
-    return text[:low] + "…" if low < len(text) else text
+            rows.append([i])
+            used = slot
+    return rows

@@ -7,6 +7,7 @@ protocol, so the renderer stays domain-free.
 
 from __future__ import annotations
 
+import enum
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,24 @@ class Narrator(Protocol):
     def describe_move(self, parent: Any, child: Any) -> str | None: ...
 
     def describe_value(self, value: float) -> str | None: ...
+
+    def describe_node_value(self, node: Any, value: float) -> str | None: ...
+
+    def describe_end(self, node: Any) -> str | None: ...
+
+
+class Ending(enum.Enum):
+    """Why a frame is the last of its search's video; its strip then says what happened
+    instead of "searching" (unless the node itself ends the puzzle or the game)."""
+
+    COMPLETE = "search complete"
+    """The search ended by itself."""
+    MAX_FRAMES = "stopped at max_frames"
+    """The video was full."""
+    MAX_EVENTS = "stopped at max_events"
+    """The search ran ``max_events`` events."""
+    BUDGET = "stopped: work budget spent"
+    """The search did ``max_events`` units of work."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +83,12 @@ class Narration:
     def __init__(self, voice: Voice) -> None:
         self.voice = voice
         self._nodes: OrderedDict[int, Any] = OrderedDict()
+        self._tree_nodes = 0  # tree ids count from 0 in creation order: the largest + 1
 
     def observe(self, event: Event) -> None:
         """Remember the event's tree node (every event, in order)."""
+        if event.id is not None and event.id >= self._tree_nodes:
+            self._tree_nodes = event.id + 1
         if event.id is not None and event.kind.shows_state:
             nodes = self._nodes
             nodes[event.id] = event.node
@@ -80,14 +102,16 @@ class Narration:
         best: float | None,
         improving: bool,
         fields: Sequence[Field] = (),
+        ending: Ending | None = None,
     ) -> HudText:
         """The strip of the frame showing ``event``.
 
         Args:
             event: The frame's event.
-            best: The best value so far.
+            best: The best value so far (the frame's node's own, when it is a new best).
             improving: Whether the frame's node is a new best.
-            fields: The algorithm's own fields at this moment.
+            fields: The algorithm's own fields when it reported ``event``.
+            ending: Why this is the search's last frame (None: it is not).
         """
         voice = self.voice
         node = event.node
@@ -100,25 +124,49 @@ class Narration:
             name = voice.value_name or "value"
             if any(f.name == name for f in shown):  # the domain's own "score 52" is not 0.575
                 name = f"{name} value"
-            shown.append(_value_field(name, self._value_words(value)))
+            own = voice.score is not None  # the node's own value, not one a search proved
+            shown.append(_value_field(name, self._value_words(value, node if own else None)))
             shown.append(_value_field("best", self._value_words(best)))
         caption = self._caption(event, best, improving) if voice.captions else None
-        return HudText(
-            voice.title, f"{voice.algorithm} {self._phase(event)}", tuple(shown), caption
-        )
+        return HudText(voice.title, self._phase(event, ending), tuple(shown), caption)
 
-    def _phase(self, event: Event) -> str:
+    def _phase(self, event: Event, ending: Ending | None) -> str:
+        """``A* searching``, ``MCTS playing``; on the last frame what happened, ``solved in
+        39 pours`` (the earlier frames have named the algorithm)."""
+        if ending is not None:
+            return self._end(event, ending)
+        algorithm, doing = self.voice.algorithm, self._doing(event)
+        return f"{algorithm} {doing}" if algorithm else doing
+
+    def _end(self, event: Event, ending: Ending) -> str:
+        """What happened, on the last frame: the end the node is (the domain's words), else
+        why the video ends there."""
+        narrator = self.voice.narrator
+        words = narrator.describe_end(event.node) if narrator is not None else None
+        if words:
+            return words
+        if ending is Ending.COMPLETE and self._tree_nodes:
+            nodes = self._tree_nodes
+            return f"{ending.value}: {format_number(nodes)} node{'s' if nodes != 1 else ''}"
+        return ending.value
+
+    def _doing(self, event: Event) -> str:
         if event.kind is EventKind.MOVE:
             return self.voice.move_phase
         if event.kind.value == "roll":
             return "rolling the dice"
         return "searching"
 
-    def _value_words(self, value: float | None) -> float | str | None:
+    def _value_words(self, value: float | None, node: Any = None) -> float | str | None:
+        """``value`` in the domain's words where it has some: as ``node``'s own value when
+        given (a value function's, which may not decide a game), else as a proved value."""
         narrator = self.voice.narrator
         if value is None or narrator is None:
             return value
-        words = narrator.describe_value(value)
+        if node is not None:
+            words = narrator.describe_node_value(node, value)
+        else:
+            words = narrator.describe_value(value)
         return words if words is not None else value
 
     def _move(self, event: Event) -> str | None:

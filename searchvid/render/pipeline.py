@@ -8,39 +8,33 @@ pixel for pixel.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import html
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from searchvid.errors import RunError, UsageError
-from searchvid.render.canvas import FrameBuffer, PixelFormat
-from searchvid.render.encode import (
-    Encoder,
-    OutputKind,
-    check_target,
-    open_encoder,
-    output_kind,
-    write_png,
-)
-from searchvid.render.frame import FrameLayout, FramePainter, Panel, Track, layout_events
+from searchvid.render.boardlegend import Mark
+from searchvid.render.canvas import PixelFormat
+from searchvid.render.encode import open_encoder, write_png
+from searchvid.render.frame import FrameLayout, FramePainter
 from searchvid.render.html import Annotates
-from searchvid.render.narration import Narrator, Voice
-from searchvid.render.policy import assign_frames
+from searchvid.render.hud import HudText
+from searchvid.render.job import EventSource, RenderJob, RenderResult, track
+from searchvid.render.narration import Ending, Narration
+from searchvid.render.output import check_target
+from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD, assign_frames
 from searchvid.render.settings import VideoOptions
-from searchvid.render.view import View
+from searchvid.render.writer import VideoWriter
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
-from searchvid.signals import run_to_completion
+from searchvid.signals import checkpoint, run_to_completion
+from searchvid.usercode import describe_failure
 
 __all__ = [
     "RenderJob",
@@ -49,122 +43,9 @@ __all__ = [
     "frame_size",
     "render",
     "render_frame",
+    "strip_texts",
     "write_png",
 ]
-
-
-EventSource = Iterable[Event] | Callable[[], Iterable[Event]]
-"""A search's events: a stream read once, or a function that starts the seeded search afresh
-(needed to lay a tree panel out from a silent first pass, and for views that observe)."""
-
-
-@dataclass(frozen=True)
-class RenderJob:
-    """What to render for one search: its view, the video options and the strip's content.
-
-    Attributes:
-        view: Maps nodes to tile grids (one instance per search: views may observe events).
-        video: The scene's ``[video]`` options.
-        title: The strip's first line, e.g. the scene's title.
-        score: Value shown in the strip for the frame's node (None: the event's own value).
-        values: Whether the strip shows value and best at all (False where the search ranks
-            nothing, e.g. backtracking over an explicit tree).
-        panel: Makes the search's tree panel at ``(width, height)`` px from the events of a
-            silent first pass (None: no panel). Needs a replayable :data:`EventSource`.
-        label: Names a node in words, for the HTML player's per-frame details (None: ``str``).
-        narrator: The domain's words for the strip and captions (a :class:`Narrator`;
-            None: numbers only).
-        algorithm: The algorithm as readers name it, before the phase ("A* searching").
-        value_name: Name of the value shown ("network"; None: "value").
-        move_phase: What MOVE frames are: "solution" (a path played out) or "playing".
-    """
-
-    view: View
-    video: VideoOptions
-    title: str
-    score: Callable[[Any], float] | None = None
-    values: bool = True
-    panel: Callable[[int, int, Iterable[Event]], Panel] | None = None
-    label: Callable[[Any], str] | None = None
-    narrator: Narrator | None = None
-    algorithm: str = ""
-    value_name: str | None = None
-    move_phase: str = "solution"
-
-    def voice(self) -> Voice:
-        """How the strip narrates this search."""
-        return Voice(
-            title=self.title,
-            algorithm=self.algorithm,
-            narrator=self.narrator,
-            value_name=self.value_name,
-            score=self.score,
-            values=self.values,
-            move_phase=self.move_phase,
-            captions=self.video.captions,
-        )
-
-
-@dataclass(frozen=True)
-class RenderResult:
-    """What a render produced.
-
-    In a notebook it shows itself: an MP4 as a ``<video>``, a GIF as an ``<img>`` (embedded
-    as data when at most :data:`INLINE_LIMIT` bytes, else linked by path).
-
-    Attributes:
-        frames: Frames selected by the policy (the PNG-folder count).
-        encoded_frames: Frames in the output including held ones (MP4).
-        events: Events consumed (the search is cut after the last frame).
-        seconds: Wall time of the whole render, search included.
-        path: The output written.
-    """
-
-    frames: int
-    encoded_frames: int
-    events: int
-    seconds: float
-    path: Path
-
-    def __str__(self) -> str:
-        return f"{self.frames} frames in {self.seconds:.1f} s -> {self.path}"
-
-    def _repr_html_(self) -> str:
-        """HTML for Jupyter and IPython: the video itself, no IPython import needed."""
-        kind = output_kind(self.path) if self.path.exists() else None
-        caption = html.escape(str(self))
-        if kind is OutputKind.MP4:
-            source = _html_source(self.path, "video/mp4")
-            return (
-                f'<video src="{source}" controls loop autoplay muted playsinline '
-                f'title="{caption}" style="max-width:100%"></video>'
-            )
-        if kind is OutputKind.GIF:
-            source = _html_source(self.path, "image/gif")
-            return f'<img src="{source}" alt="{caption}" style="max-width:100%">'
-        if kind is OutputKind.HTML and self.path.stat().st_size <= INLINE_LIMIT:
-            page = html.escape(self.path.read_text(encoding="utf-8"), quote=True)
-            return (
-                f'<iframe srcdoc="{page}" title="{caption}" '
-                'style="width:100%;height:80vh;border:0"></iframe>'
-            )
-        return f"<p>{caption}</p>"
-
-
-GIF_STRIP_RATE = 1
-"""In GIFs the strip changes at most this many times a second: a changed counter costs a
-band of the frame from the changed tile down to the strip, in bytes and in encoding time.
-Committed moves still show at once. Other formats redraw the strip every frame."""
-
-INLINE_LIMIT = 20_000_000
-"""Largest output (bytes) that :meth:`RenderResult._repr_html_` embeds as a data URI."""
-
-
-def _html_source(path: Path, mime: str) -> str:
-    """A data URI of ``path`` when small enough, else its path (relative when possible)."""
-    if path.stat().st_size <= INLINE_LIMIT:
-        return f"data:{mime};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
-    return html.escape(path.as_posix(), quote=True)
 
 
 def render(
@@ -203,7 +84,7 @@ def render(
     check_target(output)  # an unusable output path fails before any work
     sources, jobs = _normalise(events, job)
     video = jobs[0].video
-    painter = _painter(sources, jobs, title)
+    painter = frame_painter(sources, jobs, title)
     encoder = open_encoder(
         output,
         width=painter.width,
@@ -218,11 +99,10 @@ def render(
     move_hold = max(0, round(video.hold_moves * video.fps) - 1)
     best_hold = max(0, round(video.hold_improvements * video.fps) - 1)
     frames = 0
-    if output_kind(output) is OutputKind.GIF:
-        painter.strip_every = max(1, round(video.fps / GIF_STRIP_RATE))
     with encoder, _kept_on_success(snapper):
         buffer = painter.open(encoder.pixel_format)
         for shown in run.frames():
+            checkpoint()  # a signal the code it hit swallowed, or held back, stops here
             run.draw(shown)
             if annotate is not None:
                 annotate(_frame_details(shown, jobs))
@@ -232,7 +112,7 @@ def render(
             if progress is not None:
                 progress(frames)
         if frames == 0:
-            raise RunError(_no_frames(video, run.events))
+            raise RunError(_no_frames(video, run.events, spent=run.budget_spent()))
     return RenderResult(
         frames=frames,
         encoded_frames=encoder.encoded_frames,
@@ -247,10 +127,12 @@ def frame_size(
     video: VideoOptions,
     *,
     panels: Sequence[bool] | None = None,
+    marks: Sequence[Mark] = (),
 ) -> tuple[int, int]:
     """``(width, height)`` in pixels of the frames of views of ``shapes`` (rows, cols) side by
-    side: boards, tree panels where ``panels`` says so (default: ``video.tree``) and, with
-    ``hud``, the status strips. Cheap: nothing is drawn."""
+    side (or stacked): boards, tree panels where ``panels`` says so (default: ``video.tree``),
+    with ``legend`` the legends of ``marks`` and, with ``hud``, the status strips. Cheap:
+    nothing is drawn."""
     listed: list[tuple[int, int]] = (
         [(int(shapes[0]), int(shapes[1]))]  # type: ignore[arg-type]
         if isinstance(shapes[0], int)
@@ -259,7 +141,7 @@ def frame_size(
     if any(rows <= 0 or cols <= 0 for rows, cols in listed):
         return 0, 0
     wanted = list(panels) if panels is not None else [video.tree] * len(listed)
-    return FrameLayout(listed, video, wanted).size
+    return FrameLayout(listed, video, wanted, marks=marks).size
 
 
 def _hold(shown: Sequence[Shown], move_hold: int, best_hold: int) -> int:
@@ -297,11 +179,17 @@ def _frame_details(shown: Sequence[Shown], jobs: Sequence[RenderJob]) -> dict[st
     return details
 
 
-def _no_frames(video: VideoOptions, events: int) -> str:
-    """Why a render made no frame."""
+def _no_frames(video: VideoOptions, events: int, *, spent: bool = False) -> str:
+    """Why a render made no frame (``spent``: a search's work budget ended it)."""
     why = f"no event was selected by frames = {video.frames!r}"
     if events >= video.max_events:
         why = f"the search ran max_events = {video.max_events} events, and {why}"
+    elif spent:
+        work = "nodes visited, children generated or iterations"
+        why = (
+            f"the search did max_events = {video.max_events} units of work ({work}) in "
+            f"{events} events, and {why}"
+        )
     return f"no frames: {why}"
 
 
@@ -332,7 +220,7 @@ def render_frame(
         if total + index < 0:
             raise UsageError(f"frame {index} is out of range: the video has {total} frames")
         index += total
-    painter = _painter(sources, jobs, title)
+    painter = frame_painter(sources, jobs, title)
     run = _Run(sources, jobs, painter, None)
     frames = 0
     for shown in run.frames():
@@ -347,19 +235,22 @@ def render_frame(
 
 def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray[np.uint8]:
     """Frame ``index`` (< 0) of one history-free search, read once: the recent frames kept."""
-    recent: deque[tuple[Event, float | None]] = deque(maxlen=-index)
+    recent: deque[tuple[Event, float | None, bool, Sequence[Field], Ending | None]]
+    recent = deque(maxlen=-index)
     frames = 0
     stream = source() if callable(source) else source
-    for event, frame, best, _ in _frames_with_best(stream, job.video):
+    status = _status_reader(stream)
+    for event, frame, best, improving, ending in _frames_with_best(stream, job.video):
         if frame is not None:
             frames += 1
-            recent.append((event, best))
+            fields = status(event) if status is not None else ()
+            recent.append((event, best, improving, fields, ending))
     if len(recent) < -index:
         raise UsageError(f"frame {index} is out of range: the video has {frames} frames")
-    event, best = recent[0]
-    painter = FramePainter([_track(job, None)], job.video)
+    event, best, improving, fields, ending = recent[0]
+    painter = FramePainter([track(job, None)], job.video)
     painter.open(PixelFormat.RGB24)
-    painter.draw(0, event, best)
+    painter.draw(0, event, best, improving=improving, fields=fields, ending=ending)
     assert painter.buffer is not None
     return painter.buffer.frame
 
@@ -382,34 +273,73 @@ def _normalise(
     return sources, jobs
 
 
-def _painter(
+def frame_painter(
     sources: Sequence[EventSource], jobs: Sequence[RenderJob], title: str = ""
 ) -> FramePainter:
+    """The painter of the frames of these searches (their tree panels laid out, nothing
+    drawn yet): what a render draws with, and what can be asked for the frame's metrics."""
     tracks = []
     for source, job in zip(sources, jobs, strict=True):
         if job.panel is not None and not callable(source):
             raise ValueError("a tree panel needs a replayable event source (a function)")
-        tracks.append(_track(job, source if callable(source) else None))
+        tracks.append(track(job, source if callable(source) else None))
     return FramePainter(tracks, jobs[0].video, title=title or jobs[0].title)
-
-
-def _track(job: RenderJob, source: Callable[[], Iterable[Event]] | None) -> Track:
-    make = job.panel
-    panel = None
-    if make is not None and source is not None:
-        video = job.video
-
-        def panel(width: int, height: int) -> Panel:
-            return make(width, height, layout_events(source, video))
-
-    return Track(job.view, job.voice(), panel)
 
 
 _PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
 _IMPROVE = EventKind.IMPROVE
-Shown = tuple[Event, float | None, bool] | None
-"""What a column shows: the event of its latest frame, the best value so far, and whether
-the frame shows a new best."""
+Shown = tuple[Event, float | None, bool, Ending | None] | None
+"""What a column shows: the event of its latest frame, the best value so far, whether the
+frame shows a new best, and why it is the search's last frame (None: it is not)."""
+
+StatusReader = Callable[[Event], Sequence[Field]]
+"""The fields of a search's algorithm for the frame of an event."""
+
+
+class _Painter(Protocol):
+    """What :class:`_Run` draws with: a :class:`FramePainter`, or :class:`_Strips`."""
+
+    def observe(self, track: int, event: Event) -> None: ...
+
+    def draw(
+        self,
+        track: int,
+        event: Event,
+        best: float | None,
+        *,
+        improving: bool = False,
+        fields: Sequence[Field] = (),
+        ending: Ending | None = None,
+    ) -> None: ...
+
+
+def _status_reader(stream: Iterable[Event]) -> StatusReader | None:
+    """How to ask ``stream`` for its algorithm's fields at an event: ``status_of(event)``
+    (the fields as they were when the event was made), else ``status()`` (as they are now),
+    else None."""
+    status_of: StatusReader | None = getattr(stream, "status_of", None)
+    if status_of is not None:
+        return status_of
+    status: Callable[[], Sequence[Field]] | None = getattr(stream, "status", None)
+    if status is None:
+        return None
+    return lambda _event: status()
+
+
+_T = TypeVar("_T")
+
+
+def _naming(stream: Iterator[_T], index: int, count: int) -> Iterator[_T]:
+    """``stream``; among several searches, a failure of one names it: ``search[1]: ...``."""
+    if count == 1:
+        yield from stream
+        return
+    try:
+        yield from stream
+    except Exception as error:
+        if isinstance(error, UsageError):
+            raise UsageError(f"search[{index}]: {error}") from error
+        raise RunError(f"search[{index}]: {describe_failure(error)}") from error
 
 
 class _Run:
@@ -419,21 +349,25 @@ class _Run:
         self,
         sources: Sequence[EventSource],
         jobs: Sequence[RenderJob],
-        painter: FramePainter | None,
+        painter: _Painter | None,
         snapper: _Snapshots | None,
     ) -> None:
         self._sources = sources
         self._video = jobs[0].video
         self._painter = painter
         self._snapper = snapper
-        self._status: list[Callable[[], Sequence[Field]] | None] = []
+        self._status: list[StatusReader | None] = []
+        self._opened: list[Iterable[Event]] = []
         self.events = 0
 
     def frames(self) -> Iterator[list[Shown]]:
         """For each video frame, what every column shows (events observed on the way)."""
-        opened = [s() if callable(s) else s for s in self._sources]
-        self._status = [getattr(stream, "status", None) for stream in opened]
-        streams = [_frames_with_best(stream, self._video) for stream in opened]
+        opened = self._opened = [s() if callable(s) else s for s in self._sources]
+        self._status = [_status_reader(stream) for stream in opened]
+        streams = [
+            _naming(_frames_with_best(stream, self._video), i, len(opened))
+            for i, stream in enumerate(opened)
+        ]
         shown: list[Shown] = [None] * len(streams)
         live = [True] * len(streams)
         painter = self._painter
@@ -442,14 +376,14 @@ class _Run:
             for i, stream in enumerate(streams):
                 if not live[i]:
                     continue
-                for event, frame, best, improving in stream:
+                for event, frame, best, improving, ending in stream:
                     self.events += 1
                     if painter is not None:
                         painter.observe(i, event)
                     if i == 0 and self._snapper is not None:
                         self._snapper.offer(event)
                     if frame is not None:
-                        shown[i] = (event, best, improving)
+                        shown[i] = (event, best, improving, ending)
                         advanced = True
                         break
                 else:
@@ -457,6 +391,10 @@ class _Run:
             if not advanced:
                 return
             yield shown
+
+    def budget_spent(self) -> bool:
+        """Whether a search ended because its work budget (``max_events``) ran out."""
+        return any(getattr(stream, "budget_spent", False) for stream in self._opened)
 
     def count(self) -> int:
         """How many video frames the searches make (nothing observed or drawn)."""
@@ -467,30 +405,117 @@ class _Run:
         assert self._painter is not None
         for i, item in enumerate(shown):
             if item is not None:
-                event, best, improving = item
+                event, best, improving, ending = item
                 status = self._status[i] if i < len(self._status) else None
-                fields = status() if status is not None else ()
-                self._painter.draw(i, event, best, improving=improving, fields=fields)
+                fields = status(event) if status is not None else ()
+                self._painter.draw(
+                    i, event, best, improving=improving, fields=fields, ending=ending
+                )
+
+
+_Framed = tuple[Event, int | None, float | None, bool]
+"""An event, its frame (or None), the best value so far, and whether it is a new best."""
 
 
 def _frames_with_best(
     events: Iterable[Event], video: VideoOptions
-) -> Iterator[tuple[Event, int | None, float | None, bool]]:
+) -> Iterator[tuple[Event, int | None, float | None, bool, Ending | None]]:
+    """:func:`assign_frames` plus the HUD's best value so far, whether the event's node is a
+    new best, and, for the last frame of the stream, why it is the last (else None).
+
+    To know that a frame is the last, the events after it are held back until the next frame
+    or the end of the stream, at most :data:`~searchvid.render.policy.FINAL_FRAME_LOOKAHEAD`
+    of them (a frame followed by more events without a frame counts as not the last). They
+    are yielded in order, so observers see each event before the frames after it."""
+    held: list[_Framed] = []  # a frame, then the events after it
+    seen = 0
+    for item in _with_best(events, video):
+        seen += 1
+        if held:
+            if item[1] is None and len(held) <= FINAL_FRAME_LOOKAHEAD:
+                held.append(item)
+                continue
+            yield (*held[0], None)
+            yield from ((*later, None) for later in held[1:])
+            held.clear()
+        if item[1] is None:
+            yield (*item, None)
+        else:
+            held.append(item)
+    if held:
+        yield (*held[0], _ending(events, video, held[0][1], seen))
+        yield from ((*later, None) for later in held[1:])
+
+
+def _ending(events: Iterable[Event], video: VideoOptions, frame: int | None, seen: int) -> Ending:
+    """Why the stream's last frame, ``frame``, is the last, once ``seen`` events were read."""
+    if frame is not None and frame >= video.max_frames - 1:
+        return Ending.MAX_FRAMES
+    if seen >= video.max_events:
+        return Ending.MAX_EVENTS
+    if getattr(events, "budget_spent", False):
+        return Ending.BUDGET
+    return Ending.COMPLETE
+
+
+def _with_best(events: Iterable[Event], video: VideoOptions) -> Iterator[_Framed]:
     """:func:`assign_frames` plus the HUD's best value so far (the latest IMPROVE value) and
-    whether the next event reports the event's node as a new best (a moment to hold on).
+    whether the next event reports the event's node as a new best (a moment to hold on);
+    such a frame shows that new best as the best.
 
     Each event is yielded once the one after it is known (one event of lookahead)."""
     best: float | None = None
     previous: tuple[Event, int | None, float | None] | None = None
     for event, frame in assign_frames(events, video):
         if previous is not None:
-            improving = event.kind is _IMPROVE and event.node is previous[0].node
-            yield (*previous, improving)
+            if event.kind is _IMPROVE and event.node is previous[0].node:
+                new = event.value if event.value is not None else previous[2]
+                yield (previous[0], previous[1], new, True)
+            else:
+                yield (*previous, False)
         if event.kind is _IMPROVE and event.value is not None:
             best = event.value
         previous = (event, frame, best)
     if previous is not None:
         yield (*previous, False)
+
+
+class _Strips:
+    """Stands in for a :class:`FramePainter` to read the status strips' words: no pixels."""
+
+    def __init__(self, jobs: Sequence[RenderJob]) -> None:
+        self.narrations = [Narration(job.voice()) for job in jobs]
+        self.texts: list[tuple[Event, HudText] | None] = [None] * len(jobs)
+
+    def observe(self, track: int, event: Event) -> None:
+        self.narrations[track].observe(event)
+
+    def draw(
+        self,
+        track: int,
+        event: Event,
+        best: float | None,
+        *,
+        improving: bool = False,
+        fields: Sequence[Field] = (),
+        ending: Ending | None = None,
+    ) -> None:
+        text = self.narrations[track].text(event, best, improving, fields, ending)
+        self.texts[track] = (event, text)
+
+
+def strip_texts(
+    events: EventSource | Sequence[EventSource], job: RenderJob | Sequence[RenderJob]
+) -> Iterator[list[tuple[Event, HudText] | None]]:
+    """For every video frame, each column's event and what its status strip says (None: a
+    column with no frame yet), with nothing drawn: the events, frame policy and words of
+    :func:`render`, for checking what the strips claim against the search."""
+    sources, jobs = _normalise(events, job)
+    strips = _Strips(jobs)
+    run = _Run(sources, jobs, strips, None)
+    for shown in run.frames():
+        run.draw(shown)
+        yield list(strips.texts)
 
 
 class _Snapshots:
@@ -501,7 +526,7 @@ class _Snapshots:
     """
 
     def __init__(self, job: RenderJob, folder: Path) -> None:
-        self._painter = FramePainter([_track(job, None)], job.video)
+        self._painter = FramePainter([track(job, None)], job.video)
         self._painter.open(PixelFormat.RGB24)
         self._folder = folder
         self._best: float | None = None
@@ -548,134 +573,3 @@ def _kept_on_success(snapshots: _Snapshots | None) -> Iterator[None]:
         if snapshots is not None:
             run_to_completion(snapshots.discard)
         raise
-
-
-class VideoWriter:
-    """Turns any loop into a video: call :meth:`observe` with each state it visits.
-
-    The push-style counterpart of a scene's render (the seeds' ``VideoObserver``), through the
-    same cached canvas, HUD and encoders: each call is one frame, and only the tiles whose id
-    changed are redrawn. Use it as a context manager; the file appears when the block ends
-    without an error, and :attr:`result` then holds the :class:`RenderResult`::
-
-        with VideoWriter("walk.mp4", MyDomain(options).view(), fps=12) as video:
-            for node in my_search(root):
-                video.observe(node)
-        print(video.result)
-
-    Args:
-        out: ``NAME.mp4``, ``NAME.gif``, ``NAME.html`` (a player) or a folder of PNG frames.
-        view: Draws the nodes (a domain's ``view()``, or a :class:`~searchvid.GridView`).
-        fps: Frames per second, 1 to 120.
-        tile_size: Pixels per tile edge (even, 8 to 512).
-        hud: Draw the status strip (title, step, depth, value, best so far).
-        title: The strip's first line.
-        hold_last: Seconds the last frame stays on screen.
-        quality: MP4 encoder preset: ``"draft"``, ``"default"`` or ``"final"``.
-
-    Raises:
-        UsageError: A bad setting (naming it and what is allowed) or output path.
-    """
-
-    def __init__(
-        self,
-        out: str | os.PathLike[str],
-        view: View,
-        *,
-        fps: int = 12,
-        tile_size: int = 100,
-        hud: bool = True,
-        title: str = "",
-        hold_last: float = 2.0,
-        quality: str = "default",
-    ) -> None:
-        from searchvid.errors import OptionError
-        from searchvid.options import build_options
-
-        settings: dict[str, Any] = {"fps": fps, "tile_size": tile_size, "hud": hud}
-        settings |= {"hold_last": hold_last, "quality": quality}
-        try:
-            video = build_options(VideoOptions, settings)
-        except OptionError as error:
-            raise UsageError(f"VideoWriter: {error}") from None
-        self.path = Path(out)
-        if not os.fspath(self.path).strip():
-            raise UsageError("VideoWriter: the output path is empty")
-        check_target(self.path)  # an unusable output path fails before any work
-        self._job = RenderJob(view=view, video=video, title=title)
-        self._painter: FramePainter | None = None
-        self._buffer: FrameBuffer | None = None
-        self._encoder: Encoder | None = None
-        self._frames = 0
-        self._best: float | None = None
-        self._start = 0.0
-        self.result: RenderResult | None = None
-        """The render's result once the ``with`` block has ended without an error."""
-
-    @property
-    def frames(self) -> int:
-        """Frames written so far."""
-        return self._frames
-
-    def __enter__(self) -> VideoWriter:
-        if self._encoder is not None or self.result is not None:
-            raise RuntimeError("a VideoWriter writes one video; make a new one")
-        self._start = time.perf_counter()
-        painter = FramePainter([_track(self._job, None)], self._job.video)
-        encoder = open_encoder(
-            self.path,
-            width=painter.width,
-            height=painter.height,
-            video=self._job.video,
-            palette=painter.palette,
-            title=self._job.title,
-        )
-        encoder.__enter__()
-        try:
-            self._buffer = painter.open(encoder.pixel_format)
-        except BaseException as error:
-            encoder.__exit__(type(error), error, None)
-            raise
-        self._painter, self._encoder = painter, encoder
-        return self
-
-    def observe(self, node: Any, *, depth: int | None = None, value: float | None = None) -> None:
-        """Add one frame showing ``node``.
-
-        Args:
-            node: A state the view can draw.
-            depth: Shown in the status strip (None: ``-``).
-            value: The node's value, shown with the best value so far (None: none).
-        """
-        painter, buffer, encoder = self._painter, self._buffer, self._encoder
-        if painter is None or buffer is None or encoder is None:
-            raise RuntimeError("observe() is called inside `with VideoWriter(...) as video:`")
-        if value is not None and (self._best is None or value > self._best):
-            self._best = value
-        event = Event(EventKind.ENTER, node, depth if depth is not None else 0, self._frames, value)
-        painter.observe(0, event)
-        painter.draw(0, event, self._best)
-        encoder.write(buffer.frame, buffer.take_dirty())
-        self._frames += 1
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: object,
-    ) -> None:
-        encoder, self._encoder, self._painter, self._buffer = self._encoder, None, None, None
-        if encoder is None:
-            return
-        if exc_type is None and self._frames == 0:
-            encoder.__exit__(RunError, RunError("no frames"), None)
-            raise RunError(f"no frames: observe() was never called, so {self.path} was not written")
-        encoder.__exit__(exc_type, exc, None)
-        if exc_type is None:
-            self.result = RenderResult(
-                frames=self._frames,
-                encoded_frames=encoder.encoded_frames,
-                events=self._frames,
-                seconds=time.perf_counter() - self._start,
-                path=self.path,
-            )

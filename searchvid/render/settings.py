@@ -10,6 +10,7 @@ from searchvid.options import option
 
 FrameSelection = Literal["all", "leaves", "improvements", "moves"]
 Quality = Literal["draft", "default", "final"]
+Arrangement = Literal["auto", "side-by-side", "stacked"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,6 +71,12 @@ class VideoOptions:
         doc='A caption line in the strip narrating each frame in words ("pour tube 3 into '
         'tube 7", "backtrack to depth 3").',
     )
+    legend: bool = option(
+        True,
+        doc="A legend under the boards saying what their marks mean (last move, winning line, "
+        "open end...), as the domain's view declares them; drawn with the status strip "
+        "(hud).",
+    )
     tree: bool = option(
         False,
         doc="A panel beside the board draws the search tree as the events build it.",
@@ -100,6 +107,12 @@ class VideoOptions:
         "frame is padded to exactly this width (0: tile_size decides).",
         minimum=0,
         maximum=16384,
+    )
+    arrange: Arrangement = option(
+        "auto",
+        doc="Several searches: side-by-side columns, stacked one above the other, or auto: "
+        "side by side unless, fitted to width, text drawn on the boards would be smaller "
+        "than 12 px (then stacked).",
     )
 
     def __post_init__(self) -> None:

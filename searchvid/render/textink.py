@@ -1,42 +1,131 @@
-"""Text as boolean masks: whole strings set by FreeType, cached (the tree panel, legends)."""
+"""Text set by FreeType in the package's font, cached: the status strip, the tree panel, legends.
+
+Every text of a frame is DejaVu Sans (``fonts/DejaVuSans.ttf``, shipped with the package under
+the Bitstream Vera licence, ``fonts/LICENSE-DejaVu.txt``), chosen for small sizes: it was
+drawn for screens, with a large x-height, open letter spacing and hinting that keeps stems
+sharp at 12 px, where Pillow's bundled Aileron runs words together ("Sort:breadth"). Its
+figures are tabular (every digit has one advance, and no pair of digits is kerned), so a
+counter's digits keep their places as its value changes.
+
+Whole strings are set at once, so kerning and advances are the font's own. Text comes in
+two inks:
+
+- masks (:meth:`TextInk.ink`): monochrome, for drawing that must stay exact in any colour
+  (the tree panel, the board legend);
+- shades (:meth:`TextInk.shade`): anti-aliased coverage rounded to :data:`LEVELS` steps, so
+  that a text colour on its background needs only ``LEVELS - 1`` blends in a GIF palette
+  (:func:`ramp`) and every output format shows the same pixels.
+"""
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
+from searchvid.errors import RunError
+from searchvid.render.atlas import RGB
+
+FONT_FILE = Path(__file__).resolve().parent / "fonts" / "DejaVuSans.ttf"
+"""The font every text of a frame is set in."""
+
 MIN_TEXT = 12
 """Smallest text size panels and legends draw, in pixels: legible in a frame shown 720 px wide."""
 
+LEVELS = 5
+"""Steps of anti-aliased ink: level 0 is the background, ``LEVELS`` full ink, and the
+``LEVELS - 1`` levels between are blends (enough for smooth edges; few enough for a palette)."""
+
+INK_SAMPLE = "Abdfghjklpqy()[]0123456789+"
+"""Letters spanning a line's ink, from the tallest ascender to the lowest descender."""
+
 _CACHE = 4096
+_LEVEL_OF = ((np.arange(256, dtype=np.uint16) * LEVELS + 127) // 255).astype(np.uint8)
+"""The level of each 8-bit coverage value (rounded to the nearest step)."""
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The frame's font at ``size`` pixels (the em height).
+
+    Raises:
+        RunError: The font file is missing or Pillow has no FreeType (a broken install).
+    """
+    try:
+        return ImageFont.truetype(str(FONT_FILE), size)
+    except (OSError, ImportError) as error:
+        raise RunError(f"cannot load the font {FONT_FILE}: {error}") from None
+
+
+def ink_height(size: int) -> int:
+    """The ink height of a line at ``size`` pixels: tallest ascender to lowest descender."""
+    box = font(size).getbbox(INK_SAMPLE)
+    return int(box[3]) - int(box[1])
+
+
+def ramp(ink: RGB, background: RGB) -> tuple[RGB, ...]:
+    """The colour of each ink level of ``ink`` text on ``background``: ``LEVELS + 1``
+    colours, the background first and ``ink`` last (blended in sRGB, as FreeType's coverage
+    is usually shown)."""
+    return tuple(
+        (
+            round(background[0] + (ink[0] - background[0]) * k / LEVELS),
+            round(background[1] + (ink[1] - background[1]) * k / LEVELS),
+            round(background[2] + (ink[2] - background[2]) * k / LEVELS),
+        )
+        for k in range(LEVELS + 1)
+    )
+
+
+def levels(coverage: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """FreeType's 8-bit coverage as ink levels from 0 to :data:`LEVELS`."""
+    out: npt.NDArray[np.uint8] = _LEVEL_OF[coverage]
+    return out
 
 
 class TextInk:
-    """Text as boolean masks in Pillow's default font at ``size`` pixels, without anti-aliasing.
-
-    Whole strings are drawn at once, so kerning and advances are the font's own.
+    """Text in the frame's font at ``size`` pixels, as masks or as shades.
 
     Attributes:
         size: The font size in pixels (the em height).
         height: Height of a line's ink, from the top of the tallest letters to the bottom of
             descenders: the height of every mask.
+        top: Rows from the font's ascender line (where a line of text starts) down to the
+            first row of every mask.
+        line: Height of the font's line, from its ascender line to its descender line: the
+            height of every shade (accents and underscores included).
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._font = ImageFont.load_default(size=size)
-        box = self._font.getbbox("Abdfghjklpqy()[]0123456789+")
-        self._top = int(box[1])
-        self.height = int(box[3]) - self._top
+        self._font = font(size)
+        box = self._font.getbbox(INK_SAMPLE)
+        self.top = int(box[1])
+        self.height = int(box[3]) - self.top
+        ascent, descent = self._font.getmetrics()
+        self.line = max(ascent + descent, int(box[3]))
         self._cache: dict[str, npt.NDArray[np.bool_]] = {}
+        self._shades: dict[str, npt.NDArray[np.uint8]] = {}
+        self._advances: dict[str, int] = {}
         self._cuts: dict[tuple[str, int], npt.NDArray[np.bool_]] = {}
 
     def width(self, text: str) -> int:
         """Width of ``text``'s ink box in pixels."""
         return int(self.ink(text).shape[1])
+
+    def advance(self, text: str) -> int:
+        """Pixels the pen moves setting ``text`` as a whole (kerning included), rounded up."""
+        advance = self._advances.get(text)
+        if advance is None:
+            advance = math.ceil(self._font.getlength(text))
+            if len(self._advances) >= _CACHE:
+                self._advances.clear()
+            self._advances[text] = advance
+        return advance
 
     def fit(self, text: str, width: int) -> npt.NDArray[np.bool_]:
         """``text`` as a mask at most ``width`` px wide: cut and ended with "…" if longer
@@ -63,19 +152,46 @@ class TextInk:
         return cut
 
     def ink(self, text: str) -> npt.NDArray[np.bool_]:
-        """``text`` as a ``(height, width)`` mask."""
+        """``text`` as a monochrome ``(height, width)`` mask, trimmed to its ink."""
         mask = self._cache.get(text)
         if mask is None:
-            # monochrome glyphs may reach past the measured length: room, then trim
-            width = math.ceil(self._font.getlength(text)) + 2 * self.height
-            image = Image.new("L", (width, self.height), 0)
-            draw = ImageDraw.Draw(image)
-            draw.fontmode = "1"
-            draw.text((0, -self._top), text, fill=255, font=self._font)
-            full = np.asarray(image) > 127
+            full = self._render(text, "1") > 127
             columns = np.flatnonzero(full.any(axis=0))
             mask = full[:, : int(columns[-1]) + 1] if columns.size else full[:, :0]
             if len(self._cache) >= _CACHE:
                 self._cache.clear()
             self._cache[text] = mask
         return mask
+
+    def shade(self, text: str, *, keep: bool = True) -> npt.NDArray[np.uint8]:
+        """``text`` anti-aliased: a ``(line, width)`` array of ink levels from 0 to
+        :data:`LEVELS`, the font's whole line from its ascender line down, as wide as the
+        text's :meth:`advance` (the pen's end, not its ink's).
+
+        Args:
+            text: The text.
+            keep: Whether to cache the result (callers that cache what they make of it
+                need not).
+        """
+        shade = self._shades.get(text)
+        if shade is None:
+            advance = self.advance(text)
+            shade = levels(self._render(text, "L", advance, whole_line=True)[:, :advance])
+            if keep:
+                if len(self._shades) >= _CACHE:
+                    self._shades.clear()
+                self._shades[text] = shade
+        return shade
+
+    def _render(
+        self, text: str, mode: str, advance: int | None = None, *, whole_line: bool = False
+    ) -> npt.NDArray[np.uint8]:
+        """``text`` drawn at the left edge of a line, with room for ink that reaches past
+        its advance (trimmed by the caller): the ink's rows, or the font's whole line."""
+        width = (self.advance(text) if advance is None else advance) + 2 * self.height
+        rows, top = (self.line, 0) if whole_line else (self.height, self.top)
+        image = Image.new("L", (width, rows), 0)
+        draw = ImageDraw.Draw(image)
+        draw.fontmode = mode
+        draw.text((0, -top), text, fill=255, font=self._font)
+        return np.asarray(image)

@@ -151,6 +151,20 @@ class Algorithm(ABC, Generic[OptionsT]):
         (frontier size, iterations, ...); called between events, so cheap. Default: none."""
         return ()
 
+    def status_of(self, event: Event) -> Sequence[Field]:
+        """The algorithm's numbers for a frame that shows ``event``, called right after the
+        traversal yields it (before the next event), so live counters are those of that
+        moment. Override where a field describes the event's node rather than the search
+        (A*'s ``g``/``h``/``f`` on a replayed solution, an MCTS roll of the dice).
+        Default: :meth:`status`."""
+        return self.status()
+
+    @classmethod
+    def display_name_for(cls, root: Any) -> str:
+        """The algorithm as readers name it for a search from ``root`` (minimax in a game of
+        chance is expectimax). Default: :meth:`display_name`."""
+        return cls.display_name()
+
     def check(self, root: Any) -> None:
         """Raise :class:`~searchvid.errors.CapabilityError` if ``root`` lacks a capability."""
         require(root, self.requires, algorithm=self.name)

@@ -7,9 +7,10 @@ downloads a browser of its own. ``SEARCHVID_CHROMIUM`` names another Chromium bi
 
 Fixtures:
     ``chromium``: one headless Chromium for the session (a fresh, temporary profile).
-    ``page``: a new page of it for each test, failing the test on any script error, error
-        logged on the console, or request for anything but the page's own file and ``data:``
-        URLs.
+    ``page``: a new page of it for each test, 1000 x 700 px, failing the test on any script
+        error, error logged on the console, or request for anything but the page's own file
+        and ``data:`` URLs.
+    ``phone``: the same on a phone's screen (:data:`PHONE`: 390 px wide, touch).
 """
 
 from __future__ import annotations
@@ -53,9 +54,19 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
-@pytest.fixture
-def page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 1000, "height": 700})
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""A phone's screen: 390 CSS px wide (an iPhone 12 to 15), touch, three device pixels a px."""
+
+
+def _watched_page(chromium: Any, **context_options: Any) -> Iterator[Any]:
+    """A page of a new context that fails the test on script errors, console errors and
+    requests for anything but the page's own file and ``data:`` URLs."""
+    context = chromium.new_context(**context_options)
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
@@ -76,3 +87,13 @@ def page(chromium: Any) -> Iterator[Any]:
     yield page
     context.close()
     assert problems == []
+
+
+@pytest.fixture
+def page(chromium: Any) -> Iterator[Any]:
+    yield from _watched_page(chromium, viewport={"width": 1000, "height": 700})
+
+
+@pytest.fixture
+def phone(chromium: Any) -> Iterator[Any]:
+    yield from _watched_page(chromium, **PHONE)

@@ -13,11 +13,12 @@ from typing import IO, Any, NamedTuple
 import imageio_ffmpeg
 import numpy as np
 import pytest
+from browser_gif import frames_as_browsers_show, read_gif
 from PIL import Image
 
 import searchvid
 from searchvid.errors import RunError, UsageError
-from searchvid.render import encode
+from searchvid.render import gif
 from searchvid.render.canvas import PixelFormat, Rect
 from searchvid.render.encode import (
     Encoder,
@@ -452,7 +453,7 @@ def gif_check_scene(hud: bool) -> searchvid.Scene:
             "domain": {"name": "railroad"},
             "search": {"algorithm": "random-walk", "restarts": 5},
             "video": {
-                "fps": 1,  # GIFs redraw the strip at most once a second: here every frame
+                "fps": 24,
                 "tile_size": 20,
                 "max_frames": 40,
                 "hud": hud,
@@ -477,31 +478,86 @@ def test_a_scenes_gif_decodes_to_its_png_frames(tmp_path: Path, hud: bool) -> No
     assert [np.array_equal(d, e) for d, e in zip(by_ffmpeg, expected, strict=True)] == [True] * 40
 
 
-def test_gif_strips_change_at_most_once_a_second(tmp_path: Path) -> None:
-    table = {
-        "seed": 3,
-        "domain": {"name": "railroad"},
-        "search": {"algorithm": "random-walk"},
-        "video": {"fps": 24, "tile_size": 20, "max_frames": 60, "hold_last": 0},
-    }
-    scene = searchvid.scene_from_dict(table, name="throttle")
+def test_a_gif_at_24_fps_shows_each_frames_own_strip_as_a_browser_plays_it(
+    tmp_path: Path,
+) -> None:
+    """The strip's counters change on every frame, and every frame is one image: a browser
+    shows no board under the strip of another frame, even for 2 centiseconds."""
+    scene = gif_check_scene(True)
     scene.render(tmp_path / "v.gif")
     scene.render(tmp_path / "frames")
     expected = [np.asarray(Image.open(p)) for p in sorted((tmp_path / "frames").iterdir())]
-    decoded, _, _ = decode_gif(tmp_path / "v.gif")
     board = 9 * 20
-    assert all(np.array_equal(d[:board], e[:board]) for d, e in zip(decoded, expected, strict=True))
-    every = 24  # frames a second: the strip's counters change once a second
-    for k, frame in enumerate(decoded):
-        # the strip shown is the one of the frame where it was last redrawn
-        earlier = range(k, max(-1, k - every), -1)
-        assert any(np.array_equal(frame[board:], expected[j][board:]) for j in earlier)
-    for k in range(0, len(decoded), every):
-        assert np.array_equal(decoded[k], expected[k])  # redrawn on schedule
-    changes = sum(not np.array_equal(a[board:], b[board:]) for a, b in itertools.pairwise(decoded))
-    # only the scheduled redraws: a random walk makes no moves, which alone show at once
-    assert changes <= len(decoded) // every + 1
-    assert changes < len(decoded) - 1
+    strips = [e[board:] for e in expected]
+    # the step counter alone changes the strip on every frame
+    assert all(not np.array_equal(a, b) for a, b in itertools.pairwise(strips))
+    gif = read_gif(tmp_path / "v.gif")
+    assert len(gif.images) == 40
+    shown = [
+        (np.array_equal(frame.rgb, e) and bool(frame.opaque.all()), frame.delay)
+        for frame, e in zip(frames_as_browsers_show(gif), expected, strict=True)
+    ]
+    # 24 fps in whole centiseconds, each frame ending at its time rounded (4.17 cs a frame:
+    # 4 or 5); the last frame held 0.5 s more
+    ends = [round(100 * k / 24) for k in range(41)]
+    delays = [b - a for a, b in itertools.pairwise(ends)]
+    delays[-1] += 50
+    assert set(delays[:-1]) == {4, 5}
+    assert sum(delays) == 167 + 50
+    assert shown == [(True, delay) for delay in delays]
+
+
+@pytest.mark.parametrize("fps", [51, 60, 120])
+def test_a_gif_refuses_more_frames_a_second_than_browsers_play(tmp_path: Path, fps: int) -> None:
+    with pytest.raises(UsageError) as error:
+        GifEncoder(tmp_path / "v.gif", width=8, height=8, palette=PALETTE, fps=fps)
+    assert str(error.value) == (
+        "a GIF plays at most 50 frames a second in a browser (a delay under 2 centiseconds is "
+        f"played as 10); this one asks for {fps}: choose --fps 50 or less, or an MP4"
+    )
+    assert leftovers(tmp_path) == []
+
+
+def test_a_gif_at_50_fps_plays_every_frame_for_2_centiseconds(tmp_path: Path) -> None:
+    frames = indexed_frames(10, seed=5)
+    target = tmp_path / "v.gif"
+    with GifEncoder(target, width=32, height=24, palette=PALETTE, fps=50) as encoder:
+        for frame in frames:
+            encoder.write(frame)
+    shown = [
+        (np.array_equal(s.rgb, PALETTE[f]), s.delay)
+        for s, f in zip(frames_as_browsers_show(read_gif(target)), frames, strict=True)
+    ]
+    assert shown == [(True, 2)] * 10
+
+
+@pytest.mark.parametrize(("colours", "bits"), [(1, 2), (3, 2), (4, 3), (7, 3), (12, 4), (255, 8)])
+def test_gif_lzw_codes_start_at_the_colour_tables_width(
+    tmp_path: Path, colours: int, bits: int
+) -> None:
+    """A palette of n colours and the transparent slot after them: a colour table of the
+    next power of two, and LZW codes that start one bit wider than an index of it."""
+    ramp = np.arange(colours, dtype=np.uint8)
+    palette = np.stack([ramp, 255 - ramp, ramp // 3], axis=1)
+    rng = np.random.default_rng(colours)
+    frames = [rng.integers(0, colours, (24, 32), dtype=np.uint8) for _ in range(4)]
+    target = tmp_path / "v.gif"
+    with GifEncoder(target, width=32, height=24, palette=palette, fps=10) as encoder:
+        for frame in frames:
+            encoder.write(frame)
+    data = target.read_bytes()
+    assert data[10] & 0x87 == 0x80 | (bits - 1)  # a global table of 2 ** bits colours
+    gif = read_gif(target)
+    assert [image.data[0] for image in gif.images] == [bits] * 4  # the LZW minimum code size
+    shown = [
+        np.array_equal(s.rgb, palette[f])
+        for s, f in zip(frames_as_browsers_show(gif), frames, strict=True)
+    ]
+    assert shown == [True] * 4
+    decoded, _, _ = decode_gif(target)
+    assert [np.array_equal(d, palette[f]) for d, f in zip(decoded, frames, strict=True)] == [
+        True
+    ] * 4
 
 
 def test_png_folder_frames_are_exact_and_numbered(tmp_path: Path) -> None:
@@ -678,7 +734,7 @@ def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
     def open_full(path: Path, mode: str) -> IO[bytes]:
         return open("/dev/full", mode)
 
-    monkeypatch.setattr(encode, "open", open_full, raising=False)
+    monkeypatch.setattr(gif, "open", open_full, raising=False)
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

@@ -22,22 +22,7 @@ def tree_scenes() -> list[str]:
     return names
 
 
-REFUSED = {
-    # scene.py's _fit_width keeps tree_width = 1100 whatever the width: the frame cannot be
-    # 720 px wide until the panel shrinks with it (issue 19, item 2)
-    "tictactoe-minimax-tree": "--width 720 refused: the panel keeps tree_width 1100",
-}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=REFUSED[n]))
-        if n in REFUSED
-        else n
-        for n in tree_scenes()
-    ],
-)
+@pytest.mark.parametrize("name", tree_scenes())
 def test_tree_panel_text_at_720_px(name: str) -> None:
     scene = searchvid.load_scene(name).with_overrides(width=720)
     video = scene.paced_video

@@ -66,7 +66,7 @@ def test_the_hud_sits_under_the_board_and_changes_with_the_step(tmp_path: Path) 
 
 
 def test_gif_decodes_to_exactly_the_png_folder_frames(tmp_path: Path) -> None:
-    # at 1 frame a second the strip is redrawn every frame in GIFs too (at most once a second)
+    # every GIF frame carries its own strip, as the PNG folder's does
     render(walk(200, SHAPE), job(fps=1), tmp_path / "frames")
     result = render(walk(200, SHAPE), job(fps=1), tmp_path / "v.gif")
     assert result.encoded_frames == result.frames == 40
@@ -159,8 +159,9 @@ def test_preview_draws_only_the_chosen_frame() -> None:
     the_job = RenderJob(view, VideoOptions(tile_size=TILE, max_frames=300), "t")
     render_frame(search(), the_job, 5)
     assert len(calls) == 1
-    # stops at frame 5 (step 6), after one IMPROVE, and one event of lookahead (new best?)
-    assert pulled == list(range(8))
+    # frame 5 is step 6; the events are read on to the next frame (step 8), to know that
+    # frame 5 is not the last one (and, on the way, whether the next event calls it a new best)
+    assert pulled == list(range(9))
     calls.clear()
     render_frame(walk(500, SHAPE), the_job, -1)
     assert len(calls) == 1
@@ -216,10 +217,11 @@ def test_snapshots_of_strictly_better_improvements(tmp_path: Path) -> None:
         image = np.asarray(Image.open(shots / f"improve_{k:04d}.png"))
         assert image.shape[0] > rows  # HUD included
         assert np.array_equal(image[:rows], board((tile,) * 12))
-    # the HUD of a snapshot shows the same text as a frame of that event would
+    # the HUD of a snapshot shows the same text as a frame of that event would (one that is
+    # not the last: the last frame's strip says how the search ended)
     only = job(frames="improvements")
-    snap = np.asarray(Image.open(shots / "improve_0002.png"))
-    assert np.array_equal(snap, render_frame(events, only, -1))
+    snap = np.asarray(Image.open(shots / "improve_0001.png"))
+    assert np.array_equal(snap, render_frame(events, only, 2))
 
 
 def test_no_selected_event_is_a_run_error_and_leaves_nothing(tmp_path: Path) -> None:

@@ -27,6 +27,8 @@ from searchvid.search.status import Field
 from searchvid.search.values import ValueFunction
 
 _VALUE_WORDS: dict[float, str] = {1.0: "player 0 wins", 0.5: "draw", 0.0: "player 1 wins"}
+_OUTCOMES: dict[int, float] = {P0_WON: 1.0, DRAW: 0.5, P1_WON: 0.0}
+"""Player 0's outcome by the status of a finished game."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -157,6 +159,22 @@ class QuartoDomain(Domain):
         wins"``; else None. As for tic-tac-toe, 0.5 before the end means "not over yet" to
         ``outcome``: the words are right for values a search proved."""
         return _VALUE_WORDS.get(value)
+
+    def describe_node_value(self, node: Any, value: float) -> str | None:
+        """As :meth:`describe_value` at the end of the game; before it a position's own
+        ``outcome`` is 0.5 and proves nothing: ``"undecided"``."""
+        state: QuartoState = node
+        if state.is_terminal():
+            return self.describe_value(value)
+        return "undecided" if value == 0.5 else None
+
+    def describe_end(self, node: Any) -> str | None:
+        """``"game over: player 0 wins"``, ``"game over: player 1 wins"`` or ``"game over:
+        draw"`` at the end of the game; None before it."""
+        state: QuartoState = node
+        if not state.is_terminal():
+            return None
+        return f"game over: {_VALUE_WORDS[_OUTCOMES[state.status]]}"
 
 
 __all__ = ["QuartoDomain", "QuartoOptions", "QuartoState"]

@@ -173,6 +173,12 @@ class RailroadDomain(Domain):
         :func:`words.describe_move`)."""
         return words.describe_move(parent, child)
 
+    def describe_end(self, node: Any) -> str | None:
+        """``"game over: 52 points"``; under the puzzle rules ``"all 12 exits joined with 23
+        tiles"`` or ``"stuck with 9/12 exits joined"`` (see
+        :func:`words.describe_end`)."""
+        return words.describe_end(node)
+
     def describe_value(self, value: float) -> str | None:
         """``"all 12 exits joined"`` for 1.0, else None (the number is shown).
 

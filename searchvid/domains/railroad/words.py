@@ -23,6 +23,7 @@ __all__ = [
     "TILE_WORDS",
     "board_figures",
     "cell_name",
+    "describe_end",
     "describe_move",
     "status",
     "tile_words",
@@ -92,7 +93,7 @@ def board_figures(cells: bytes) -> tuple[int, int]:
 def status(node: Board | GameState) -> tuple[Field, ...]:
     """The strip's fields: ``exits joined 7/12`` and ``score 34``; under the game's rules
     ``round 3/7`` first, and after the seventh round ``game over`` and the score sheet
-    (``exits``, ``road``, ``rail``, ``centre``, ``errors``)."""
+    (``exit points``, ``road``, ``rail``, ``centre``, ``errors``)."""
     exits, score = board_figures(node.cells)
     fields = (Field("exits joined", exits, of=_EXITS), Field("score", score))
     if not isinstance(node, GameState):
@@ -103,15 +104,32 @@ def status(node: Board | GameState) -> tuple[Field, ...]:
 
 
 def breakdown(cells: bytes) -> tuple[Field, ...]:
-    """The final score's parts, as the game's score sheet lists them."""
+    """The final score's parts, as the game's score sheet lists them (its points for exits
+    are ``exit points``: ``exits joined`` already names the exits of the largest network)."""
     score = game_score(cells)
     return (
-        Field("exits", score.exits),
+        Field("exit points", score.exits),
         Field("road", score.longest_road),
         Field("rail", score.longest_rail),
         Field("centre", score.centre),
         Field("errors", -score.errors),
     )
+
+
+def describe_end(node: Board | GameState) -> str | None:
+    """What a board that ends the puzzle or the game means: ``"game over: 52 points"`` after
+    the seventh round; under the puzzle rules ``"all 12 exits joined with 23 tiles"``, or
+    ``"stuck with 9/12 exits joined"`` where no tile fits any more; None for a
+    board in play."""
+    exits, score = board_figures(node.cells)
+    if isinstance(node, GameState):
+        return f"game over: {score} points" if node.is_terminal() else None
+    tiles = node.tile_count
+    if exits == _EXITS:
+        return f"all {_EXITS} exits joined with {tiles} tile{'s' if tiles != 1 else ''}"
+    if node.is_terminal():
+        return f"stuck with {exits}/{_EXITS} exits joined"
+    return None
 
 
 def describe_move(parent: Board | GameState, child: Board | GameState) -> str | None:

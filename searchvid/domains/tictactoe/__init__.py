@@ -130,5 +130,20 @@ class TicTacToeDomain(Domain):
         """
         return _VALUE_WORDS.get(value)
 
+    def describe_node_value(self, node: Any, value: float) -> str | None:
+        """As :meth:`describe_value` at the end of the game; before it a position's own
+        value proves nothing (``outcome`` is 0.5 until the end): ``"undecided"`` for 0.5,
+        the number otherwise."""
+        board: Board = node
+        if board.status != ONGOING:
+            return self.describe_value(value)
+        return "undecided" if value == 0.5 else None
+
+    def describe_end(self, node: Any) -> str | None:
+        """``"game over: X wins"``, ``"game over: O wins"`` or ``"game over: draw"`` at the
+        end of the game; None before it."""
+        result = _STATUS[node.status]
+        return None if result is None else f"game over: {result.text()}"
+
 
 __all__ = ["Board", "TicTacToeDomain", "TicTacToeOptions"]

@@ -147,5 +147,15 @@ class WaterSortDomain(Domain):
         """
         return "solved" if value == 1.0 else None
 
+    def describe_end(self, node: Any) -> str | None:
+        """``"solved in 39 pours"``, or ``"stuck after 12 pours"`` where no useful pour is
+        left; None otherwise."""
+        pours = "1 pour" if node.pours == 1 else f"{node.pours} pours"
+        if node.is_solved():
+            return f"solved in {pours}"
+        if node.is_terminal():
+            return f"stuck after {pours}"
+        return None
+
 
 __all__ = ["SEED_TUBES", "WaterSortDomain", "WaterSortOptions", "WaterState"]

@@ -56,6 +56,8 @@ _EXPAND = EventKind.EXPAND
 _IMPROVE = EventKind.IMPROVE
 _FRONTIER = EventKind.FRONTIER
 _DROP = EventKind.DROP
+_EXPANDED_KINDS = frozenset({_ENTER, _LEAF, _IMPROVE})
+"""Events about the node being expanded (the others name a child or a replayed state)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -470,6 +472,13 @@ class BestFirst(_HeuristicSearch):
         h = expanded[0] if expanded is not None else None
         return (Field("h", h), Field("frontier", self._frontier()))
 
+    def status_of(self, event: Event) -> Sequence[Field]:
+        """As :meth:`status`, with ``h`` that of the event's own node (a replayed solution's
+        state, a new frontier node), not that of the node expanded last."""
+        if event.kind in _EXPANDED_KINDS:
+            return self.status()
+        return (Field("h", self.heuristic(event.node)), Field("frontier", self._frontier()))
+
 
 class AStar(_HeuristicSearch):
     """A*: expands the frontier node with the lowest ``f = g + h`` (unit move costs).
@@ -500,3 +509,17 @@ class AStar(_HeuristicSearch):
             f, g = expanded[0], expanded[3]
             h = f - g
         return (Field("g", g), Field("h", h), Field("f", f), Field("frontier", self._frontier()))
+
+    def status_of(self, event: Event) -> Sequence[Field]:
+        """As :meth:`status`, with ``g``, ``h`` and ``f`` those of the event's own node: on
+        a replayed solution (``MOVE``) or a new frontier node, ``g`` is its depth and ``h``
+        its heuristic, not the goal's or the expanded node's."""
+        if event.kind in _EXPANDED_KINDS:
+            return self.status()
+        g, h = event.depth, self.heuristic(event.node)
+        return (
+            Field("g", g),
+            Field("h", h),
+            Field("f", g + h),
+            Field("frontier", self._frontier()),
+        )

@@ -61,6 +61,8 @@ _IMPROVE = EventKind.IMPROVE
 _MOVE = EventKind.MOVE
 _BACKUP = EventKind.BACKUP
 _ROLL = EventKind.ROLL
+_ITERATION_KINDS = frozenset({_SELECT, _EXPAND, _ROLLOUT, _LEAF, _IMPROVE})
+"""Events inside an iteration (its BACKUP ends it)."""
 _NO_LINE = sys.maxsize
 """The length of the goal line kept before any is found (any line is shorter)."""
 _CHANCE = -2
@@ -284,6 +286,8 @@ class Mcts(Algorithm[MctsOptions]):
 
     _two_player: bool = False
     """Whether the running search is of a two-player game."""
+    _tree: _TreeNode | None = None
+    """The current root of the tree (None before the first traversal)."""
     _block: _TreeNode | None = None
     """The root of the latest block of iterations (None before the first)."""
     _block_visits: int = 0
@@ -303,25 +307,49 @@ class Mcts(Algorithm[MctsOptions]):
         """The search's own numbers for the strip, each O(1).
 
         ``move 4`` (plan mode: the move being searched for, or just played; rolls of the dice
-        are not moves), ``iterations 120/300`` (this block's iterations, of ``iterations``),
-        and the leading move at the block's root -- the one with the most visits so far: its
-        ``visits`` and ``win rate 53%`` (the mean reward of the player who chooses it) in
-        two-player games, ``mean reward 0.531`` in one-player ones (``-`` before any).
+        are not moves), ``iterations 120/300`` (this block's iterations done, of
+        ``iterations``), and the leading move at the block's root -- the one with the most
+        visits so far: its ``visits`` and ``win rate 53%`` (the mean reward of the player who
+        chooses it) in two-player games, ``mean reward 0.531`` in one-player ones (``-``
+        before any).
         """
+        return self._fields(under_way=False)
+
+    def status_of(self, event: Event) -> Sequence[Field]:
+        """As :meth:`status`, for a frame showing ``event``: during an iteration (``SELECT``
+        to its ``LEAF`` and ``IMPROVE``) the count is of the iteration on screen,
+        ``iteration 121/300``; a roll of the dice (``ROLL``, plan mode) shows the roll's own
+        numbers -- the moves played so far, and the ``visits`` and mean reward (or win rate)
+        of the outcome rolled, as the search had drawn it -- instead of the counters of a
+        decision: nobody searches at a roll."""
+        kind = event.kind
+        if kind is _ROLL:
+            tree = self._tree
+            rolled = tree if tree is not None and tree.id == event.id else None
+            return (Field("move", self._move_number), *self._node_fields(rolled))
+        return self._fields(under_way=kind in _ITERATION_KINDS)
+
+    def _fields(self, *, under_way: bool) -> list[Field]:
+        """:meth:`status`'s fields; with ``under_way``, the iteration under way is counted."""
         opts = self.options
         block, leader = self._block, self._leader
         done = block.visits - self._block_visits if block is not None else 0
-        fields = [Field("iterations", done, of=opts.iterations)]
+        if under_way:
+            fields = [Field("iteration", done + 1, of=opts.iterations)]
+        else:
+            fields = [Field("iterations", done, of=opts.iterations)]
         if opts.mode == "plan":
             fields.insert(0, Field("move", self._move_number))
-        visits = leader.visits if leader is not None else None
-        mean = leader.mean if leader is not None and leader.visits else None
-        fields.append(Field("visits", visits))
-        if self._two_player:
-            fields.append(Field("win rate", mean, percent=True))
-        else:
-            fields.append(Field("mean reward", mean))
+        fields.extend(self._node_fields(leader))
         return fields
+
+    def _node_fields(self, node: _TreeNode | None) -> tuple[Field, Field]:
+        """``visits`` and ``win rate`` (two players) or ``mean reward`` of a tree node."""
+        visits = node.visits if node is not None else None
+        mean = node.mean if node is not None and node.visits else None
+        if self._two_player:
+            return Field("visits", visits), Field("win rate", mean, percent=True)
+        return Field("visits", visits), Field("mean reward", mean)
 
     def check(self, root: Any) -> None:
         """Two-player domains also need a terminal ``reward()``."""
@@ -452,13 +480,17 @@ class Mcts(Algorithm[MctsOptions]):
         for node in nodes:
             depth += 1
             value = float(self._reward(node.state))
+            # the strip's move and leading-move fields follow the line (no more iterations)
+            self._move_number, self._leader = depth, node
             yield Event(_MOVE, node.state, depth, step, value, node.id, node.parent)
             step += 1
             parent = node.id
             if depth == max_moves:
                 return
+        self._leader = None  # the playout's states have no statistics
         for state in tail:
             depth += 1
+            self._move_number = depth
             nid = self._next_id
             self._next_id += 1
             yield Event(_MOVE, state, depth, step, float(self._reward(state)), nid, parent)

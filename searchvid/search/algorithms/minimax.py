@@ -217,6 +217,12 @@ class Minimax(Algorithm[MinimaxOptions]):
                 raise CapabilityError(f"{error} (or chance nodes, for expectimax)") from None
             raise
 
+    @classmethod
+    def display_name_for(cls, root: Any) -> str:
+        """``expectimax`` for a game of chance (what this class searches there), else
+        ``minimax``."""
+        return "expectimax" if Capability.CHANCE in capabilities_of(root) else cls.display_name()
+
     def status(self) -> Sequence[Field]:
         """``nodes searched 15,165`` (by every search so far: the solving search and, in
         play, the re-searches), ``transpositions 2,310`` (probes the table answered) and

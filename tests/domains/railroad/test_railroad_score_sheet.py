@@ -19,8 +19,14 @@ def test_the_last_frames_strip_lists_the_score_sheet() -> None:
     assert fields[""] == "game over"
     score = game_score(node.cells)
     assert fields["score"] == score.total
-    parts = fields["exits"] + fields["road"] + fields["rail"] + fields["centre"] + fields["errors"]
+    parts = (
+        fields["exit points"]
+        + fields["road"]
+        + fields["rail"]
+        + fields["centre"]
+        + fields["errors"]
+    )
     assert parts == score.total
     assert fields["errors"] == -score.errors
     middle = domain.root()
-    assert "exits" not in {f.name for f in domain.status(middle)}
+    assert "exit points" not in {f.name for f in domain.status(middle)}

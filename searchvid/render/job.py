@@ -1,0 +1,143 @@
+"""What a render is given and what it returns: :class:`RenderJob`, :class:`RenderResult`.
+
+Shared by :mod:`searchvid.render.pipeline` (a scene's render) and
+:mod:`searchvid.render.writer` (the push-style :class:`~searchvid.render.writer.VideoWriter`).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from searchvid.render.frame import Panel, Track, layout_events
+from searchvid.render.narration import Narrator, Voice
+from searchvid.render.output import OutputKind, output_kind
+from searchvid.render.settings import VideoOptions
+from searchvid.render.view import View
+from searchvid.search.events import Event
+
+EventSource = Iterable[Event] | Callable[[], Iterable[Event]]
+"""A search's events: a stream read once, or a function that starts the seeded search afresh
+(needed to lay a tree panel out from a silent first pass, and for views that observe)."""
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    """What to render for one search: its view, the video options and the strip's content.
+
+    Attributes:
+        view: Maps nodes to tile grids (one instance per search: views may observe events).
+        video: The scene's ``[video]`` options.
+        title: The strip's first line, e.g. the scene's title.
+        score: Value shown in the strip for the frame's node (None: the event's own value).
+        values: Whether the strip shows value and best at all (False where the search ranks
+            nothing, e.g. backtracking over an explicit tree).
+        panel: Makes the search's tree panel at ``(width, height)`` px from the events of a
+            silent first pass (None: no panel). Needs a replayable :data:`EventSource`.
+        label: Names a node in words, for the HTML player's per-frame details (None: ``str``).
+        narrator: The domain's words for the strip and captions (a :class:`Narrator`;
+            None: numbers only).
+        algorithm: The algorithm as readers name it, before the phase ("A* searching").
+        value_name: Name of the value shown ("network"; None: "value").
+        move_phase: What MOVE frames are: "solution" (a path played out) or "playing".
+    """
+
+    view: View
+    video: VideoOptions
+    title: str
+    score: Callable[[Any], float] | None = None
+    values: bool = True
+    panel: Callable[[int, int, Iterable[Event]], Panel] | None = None
+    label: Callable[[Any], str] | None = None
+    narrator: Narrator | None = None
+    algorithm: str = ""
+    value_name: str | None = None
+    move_phase: str = "solution"
+
+    def voice(self) -> Voice:
+        """How the strip narrates this search."""
+        return Voice(
+            title=self.title,
+            algorithm=self.algorithm,
+            narrator=self.narrator,
+            value_name=self.value_name,
+            score=self.score,
+            values=self.values,
+            move_phase=self.move_phase,
+            captions=self.video.captions,
+        )
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """What a render produced.
+
+    In a notebook it shows itself: an MP4 as a ``<video>``, a GIF as an ``<img>`` (embedded
+    as data when at most :data:`INLINE_LIMIT` bytes, else linked by path).
+
+    Attributes:
+        frames: Frames selected by the policy (the PNG-folder count).
+        encoded_frames: Frames in the output including held ones (MP4).
+        events: Events consumed (the search is cut after the last frame).
+        seconds: Wall time of the whole render, search included.
+        path: The output written.
+    """
+
+    frames: int
+    encoded_frames: int
+    events: int
+    seconds: float
+    path: Path
+
+    def __str__(self) -> str:
+        return f"{self.frames} frames in {self.seconds:.1f} s -> {self.path}"
+
+    def _repr_html_(self) -> str:
+        """HTML for Jupyter and IPython: the video itself, no IPython import needed."""
+        kind = output_kind(self.path) if self.path.exists() else None
+        caption = html.escape(str(self))
+        if kind is OutputKind.MP4:
+            source = _html_source(self.path, "video/mp4")
+            return (
+                f'<video src="{source}" controls loop autoplay muted playsinline '
+                f'title="{caption}" style="max-width:100%"></video>'
+            )
+        if kind is OutputKind.GIF:
+            source = _html_source(self.path, "image/gif")
+            return f'<img src="{source}" alt="{caption}" style="max-width:100%">'
+        if kind is OutputKind.HTML and self.path.stat().st_size <= INLINE_LIMIT:
+            page = html.escape(self.path.read_text(encoding="utf-8"), quote=True)
+            return (
+                f'<iframe srcdoc="{page}" title="{caption}" '
+                'style="width:100%;height:80vh;border:0"></iframe>'
+            )
+        return f"<p>{caption}</p>"
+
+
+INLINE_LIMIT = 20_000_000
+"""Largest output (bytes) that :meth:`RenderResult._repr_html_` embeds as a data URI."""
+
+
+def _html_source(path: Path, mime: str) -> str:
+    """A data URI of ``path`` when small enough, else its path (relative when possible)."""
+    if path.stat().st_size <= INLINE_LIMIT:
+        return f"data:{mime};base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+    return html.escape(path.as_posix(), quote=True)
+
+
+def track(job: RenderJob, source: Callable[[], Iterable[Event]] | None) -> Track:
+    """The frame's column for ``job``; its tree panel is laid out from a silent pass over
+    ``source`` (no panel without a replayable source)."""
+    make = job.panel
+    panel = None
+    if make is not None and source is not None:
+        video = job.video
+
+        def panel(width: int, height: int) -> Panel:
+            return make(width, height, layout_events(source, video))
+
+    return Track(job.view, job.voice(), panel)

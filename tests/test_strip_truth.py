@@ -1,0 +1,291 @@
+"""Every shipped scene's status strip tells the truth about the frame it is on.
+
+The strips are read without drawing a pixel (:meth:`searchvid.Scene.strip_texts`: the same
+events, frame policy and words as a render) and checked against the search itself: the
+numbers describe the node on screen, "best" is never worse than a value already shown, an
+unfinished game is undecided, each quantity has one name, the algorithm has its own name,
+and the last frame says what happened.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+import searchvid
+from searchvid.domains import make_domain
+from searchvid.render.hud import HudText
+from searchvid.resources import builtin_scenes_dir
+from searchvid.search import Event, EventKind
+from searchvid.search.node import Capability, capabilities_of
+from searchvid.search.status import Field, format_number
+
+SCENES = sorted(path.stem for path in builtin_scenes_dir().glob("*.toml"))
+K = EventKind
+
+
+@dataclass(frozen=True)
+class Column:
+    """One search of a scene: its frames, each its event and its strip."""
+
+    scene: searchvid.Scene
+    index: int
+    frames: list[tuple[Event, HudText]]
+
+    @property
+    def root(self) -> Any:
+        return self.scene.root()
+
+    @property
+    def algorithm(self) -> str:
+        return self.scene.searches[self.index].algorithm_type.display_name_for(self.root)
+
+
+@functools.cache
+def columns(name: str) -> list[Column]:
+    """Each search's distinct frames (a search that has ended holds its last one)."""
+    scene = searchvid.load_scene(name)
+    kept: list[list[tuple[Event, HudText]]] = [[] for _ in scene.searches]
+    for shown in scene.strip_texts():
+        for frames, item in zip(kept, shown, strict=True):
+            if item is not None and (not frames or frames[-1][0] is not item[0]):
+                frames.append(item)
+    return [Column(scene, i, frames) for i, frames in enumerate(kept)]
+
+
+def fields(text: HudText) -> dict[str, Field]:
+    """The strip's fields by name (a name put into words ends with ":" on screen)."""
+    return {field.name.rstrip(":"): field for field in text.fields}
+
+
+def number(text: HudText, name: str) -> float | None:
+    value = fields(text)[name].value
+    assert value is None or isinstance(value, int | float), (name, value)
+    return value
+
+
+def doings(column: Column) -> set[str]:
+    """What a frame other than the last may say the search is doing."""
+    phase = column.scene.searches[column.index].algorithm_type.move_phase
+    return {f"{column.algorithm} {doing}" for doing in ("searching", phase, "rolling the dice")}
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_the_last_frame_says_what_happened_and_no_other_does(name: str) -> None:
+    for column in columns(name):
+        *before, (event, last) = column.frames
+        assert {text.phase for _, text in before} <= doings(column)
+        end = column.scene.domain.describe_end(event.node)
+        if end is not None:
+            assert last.phase == end
+        else:
+            assert last.phase.startswith(("search complete", "stopped at")), last.phase
+
+
+def test_the_last_frames_name_the_result() -> None:
+    astar = columns("watersort-astar")[0].frames[-1]
+    assert astar[1].phase == f"solved in {astar[0].depth} pours"
+    assert astar[0].depth == 39  # the optimal solution the title promises
+    game = columns("railroad-game-mcts")[0]
+    event, text = game.frames[-1]
+    assert event.node.is_terminal()
+    points = game.scene.domain.report(event.node)["score"]["total"]
+    assert text.phase == f"game over: {points} points"
+    tree = columns("tree-backtracking")[0]
+    ids = {event.id for event, _ in tree.frames}
+    assert tree.frames[-1][1].phase == f"search complete: {len(ids)} nodes"
+    walk = columns("railroad-random")[0]
+    assert len(walk.frames) == walk.scene.video.max_frames
+    assert walk.frames[-1][1].phase == "stopped at max_frames"
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_the_algorithm_is_named_for_what_it_searches(name: str) -> None:
+    for column in columns(name):
+        chance = Capability.CHANCE in capabilities_of(column.root)
+        kind = column.scene.searches[column.index].algorithm_type.name
+        if kind == "minimax":
+            assert column.algorithm == ("expectimax" if chance else "minimax")
+        *before, _ = column.frames  # the last frame says what happened instead
+        assert all(text.phase.startswith(column.algorithm) for _, text in before)
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_the_domains_fields_describe_the_node_on_screen(name: str) -> None:
+    for column in columns(name):
+        domain = column.scene.domain
+        for event, text in column.frames:
+            shown = text.status_texts()
+            assert f"depth {event.depth}" in shown
+            assert all(f.text() in shown for f in domain.status(event.node))
+
+
+def check_heuristic(column: Column) -> None:
+    """A* and best-first show the g, h and f of the node on screen, whatever the event."""
+    heuristic = column.scene.search(column.index).heuristic
+    for event, text in column.frames:
+        h = heuristic(event.node)
+        assert number(text, "h") == h
+        if "g" in fields(text):
+            assert number(text, "g") == event.depth
+            assert number(text, "f") == event.depth + h
+
+
+def check_mcts(column: Column) -> None:
+    """Live counts: an iteration on screen is counted, a committed move follows its whole
+    block, and a roll of the dice shows the roll's own numbers."""
+    options = column.scene.search(column.index).options
+    total = options.iterations
+    moves = 0
+    for event, text in column.frames:
+        named = fields(text)
+        if event.kind is K.ROLL:
+            assert "iterations" not in named
+            assert "iteration" not in named
+            mean = named.get("mean reward")
+            if mean is not None:  # one player: the roll's mean reward is its value
+                expected = format_number(event.value)
+                assert mean.value_text() == expected
+        elif event.kind is K.MOVE and event.depth > 0:
+            moves += 1
+            assert named["iterations"].value_text() == f"{total:,}/{total:,}"
+        elif event.kind is not K.MOVE:
+            count = named["iteration"].value
+            assert isinstance(count, int)
+            assert 1 <= count <= total
+        if options.mode == "plan":  # the move played, else the one being searched for
+            played = event.kind is K.MOVE or event.kind is K.ROLL
+            assert number(text, "move") == (moves if played else moves + 1)
+
+
+def check_counters(column: Column, names: tuple[str, ...]) -> None:
+    """Counters of the whole search never go down from one frame to the next."""
+    last = [-math.inf] * len(names)
+    for _, text in column.frames:
+        now = [number(text, name) or 0 for name in names]
+        assert all(a >= b for a, b in zip(now, last, strict=True)), now
+        last = now
+
+
+CHECKS: dict[str, Callable[[Column], None]] = {
+    "astar": check_heuristic,
+    "best-first": check_heuristic,
+    "mcts": check_mcts,
+    "minimax": lambda c: check_counters(c, ("nodes searched", "transpositions", "cut-offs")),
+    "backtracking": lambda c: check_counters(c, ("visited",)),
+    "random-walk": lambda c: check_counters(c, ("walk",)),
+}
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_the_algorithms_fields_describe_the_node_on_screen(name: str) -> None:
+    for column in columns(name):
+        check = CHECKS.get(column.scene.searches[column.index].algorithm_type.name)
+        if check is not None:
+            check(column)
+
+
+def as_number(column: Column, field: Field) -> float | None:
+    """A value or best as a number, reading the domain's words back."""
+    value = field.value
+    if not isinstance(value, str):
+        return value
+    domain = column.scene.domain
+    words = {domain.describe_value(v): v for v in (0.0, 0.5, 1.0)}
+    assert value in words, value
+    return words[value]
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_best_is_never_worse_than_a_value_shown(name: str) -> None:
+    for column in columns(name):
+        score = column.scene.score(column.index)
+        if score is None:  # values a search proved (minimax): "best" is the root's best move
+            continue
+        highest = -math.inf
+        for event, text in column.frames:
+            *_, _value, best = text.fields
+            highest = max(highest, score(event.node))
+            shown = as_number(column, best)
+            assert shown is None or shown >= highest - 1e-12, (event.step, shown, highest)
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_an_unfinished_game_is_undecided(name: str) -> None:
+    for column in columns(name):
+        if Capability.TO_MOVE not in capabilities_of(column.root):
+            continue
+        own = column.scene.score(column.index) is not None
+        for event, text in column.frames:
+            value = text.fields[-2]
+            if own and not event.node.is_terminal():
+                assert value.value == "undecided", value.text()
+            else:
+                assert value.value != "undecided"
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_each_quantity_has_one_name(name: str) -> None:
+    for column in columns(name):
+        for _, text in column.frames:
+            names = [field.name.rstrip(":") for field in text.fields if field.name]
+            assert len(names) == len(set(names)), names
+            # "exits 24" beside "exits joined 5/12" reads as one quantity twice; a value
+            # function named like a domain field is shown as "<name> value" on purpose
+            for a, b in itertools.combinations(names, 2):
+                if b != f"{a} value" and a != f"{b} value":
+                    assert a.split()[0] != b.split()[0], names
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_players_are_named_only_in_two_player_games(name: str) -> None:
+    for column in columns(name):
+        if Capability.TO_MOVE in capabilities_of(column.root):
+            continue
+        for _, text in column.frames:
+            words = " ".join((*text.status_texts(), text.caption or ""))
+            assert "player" not in words
+
+
+def last_phase(table: dict[str, Any]) -> str:
+    scene = searchvid.scene_from_dict(table, name="cut")
+    *_, last = scene.strip_texts()
+    item = last[0]
+    assert item is not None
+    return item[1].phase
+
+
+@pytest.mark.parametrize(
+    ("video", "phase"),
+    [
+        ({}, "search complete: 8 nodes"),
+        ({"max_frames": 4}, "stopped at max_frames"),
+        ({"max_events": 6}, "stopped at max_events"),
+    ],
+)
+def test_a_last_frame_that_ends_nothing_says_why_the_video_ends(
+    video: dict[str, int], phase: str
+) -> None:
+    table = {"domain": {"name": "tree"}, "search": {"algorithm": "backtracking"}, "video": video}
+    assert last_phase(table) == phase
+
+
+def test_words_for_ends_and_for_a_positions_own_value() -> None:
+    ttt = make_domain("tictactoe", {})
+    start = ttt.root()
+    assert ttt.describe_end(start) is None
+    assert ttt.describe_node_value(start, 0.5) == "undecided"
+    assert ttt.describe_value(0.5) == "draw"  # a value a search proved
+    won = make_domain("tictactoe", {"position": "XXX/OO./..."}).root()
+    assert won.is_terminal()
+    assert ttt.describe_end(won) == "game over: X wins"
+    assert ttt.describe_node_value(won, 1.0) == "X wins"
+    quarto = make_domain("quarto", {})
+    assert quarto.describe_node_value(quarto.root(), 0.5) == "undecided"
+    assert quarto.describe_end(quarto.root()) is None
