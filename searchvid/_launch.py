@@ -28,11 +28,14 @@ def main() -> NoReturn:
     try:
         with terminate_on_signals(ignore_afterwards=True) as watch:
             code = _command_line(watch)
+    except Terminated as stop:  # raised before the command line's own try began
+        code = _report(stop)
     except KeyboardInterrupt:  # Python's own handler, in the instant before ours was set
-        sys.exit(_report(Terminated(signal.SIGINT)))
-    # The record is final: the signals are ignored from here on.
-    if watch.first is not None and code == 0:  # it came after the command ended, before exit
-        code = _report(Terminated(watch.first))
+        code = _report(Terminated(signal.SIGINT))
+    else:
+        # The record is final: the signals are ignored from here on.
+        if watch.first is not None and code == 0:  # it came after the command, before exit
+            code = _report(Terminated(watch.first))
     sys.exit(code)
 
 

@@ -16,12 +16,13 @@ Ctrl-C. What keeps that deterministic, whatever arrives and whenever:
 - **It raises once, where raising is safe.** Not inside an import (module locks, ``compile``,
   a module's own code), a finalizer (``__del__``, a generator being closed, a weak-reference
   callback), ``__set_name__`` or ``__init_subclass__``, the standard library's threading,
-  logging, multiprocessing, concurrent.futures and queue code, nor inside
+  logging, multiprocessing, concurrent.futures, queue and contextlib code, nor inside
   :func:`defer_signals`: an exception raised there is swallowed, printed as ``Exception
-  ignored``, wrapped, or breaks a lock. There the handler only records, and a helper thread
-  runs it again every few milliseconds until the main thread is somewhere it can raise (a
-  held-back signal is raised when :func:`defer_signals` ends). Later signals are absorbed:
-  they cannot cut the cleanup short.
+  ignored``, wrapped, breaks a lock, or skips the exit of a ``with`` statement being
+  entered. There the handler only records, and a helper thread runs it again every few
+  milliseconds until the main thread is somewhere it can raise (a held-back signal is raised
+  when :func:`defer_signals` ends). Later signals are absorbed: they cannot cut the cleanup
+  short.
 - **Checkpoints.** Code that catches too much does not lose the signal: the render loop calls
   :func:`checkpoint` for every frame, the encoders call it before they rename an output into
   place, and the command line when its command ends
@@ -73,6 +74,7 @@ _FRAGILE_MODULES = frozenset(
     {
         "_weakrefset",
         "concurrent",
+        "contextlib",
         "importlib",
         "logging",
         "multiprocessing",
@@ -82,7 +84,8 @@ _FRAGILE_MODULES = frozenset(
     }
 )
 """Modules (top-level names) whose code, anywhere on the stack, must not be interrupted:
-their locks and bookkeeping are not written to survive an exception at any instruction."""
+their locks and bookkeeping are not written to survive an exception at any instruction (and
+an exception in a ``with`` statement's entering skips its exit)."""
 
 _IMPORT_SYSTEM = ("<frozen importlib", "<frozen zipimport")
 """How the import system's own frames name their file."""

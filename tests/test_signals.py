@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -221,6 +222,26 @@ def test_a_signal_during_an_import_is_raised_once_the_import_is_done(
     assert sys.modules["sv_interrupted_import"].Loaded.done  # the import ran to its end
     assert stop.signum == signal.SIGTERM  # the first, though SIGINT's handler ran first
     assert unraisable == []
+
+
+@POSIX
+def test_a_signal_while_a_with_statement_enters_is_raised_in_its_body() -> None:
+    released: list[str] = []
+
+    @contextmanager
+    def resource() -> Iterator[None]:
+        to_self(signal.SIGTERM)  # before the with statement has entered: its exit must run
+        try:
+            yield
+        finally:
+            released.append("released")
+
+    def use() -> None:
+        with resource():
+            until_terminated()
+
+    assert interrupted(use).signum == signal.SIGTERM
+    assert released == ["released"]
 
 
 @POSIX
@@ -765,6 +786,8 @@ def pick(every: list[Any], *ids: str) -> list[Any]:
             "mp4-term-term-rendering-1ms",
             "html-term-int-starting-1ms",
             "png-hup-int-rendering-1ms",
+            "html-term-int-rendering-20ms",
+            "png-hup-int-starting-20ms",
         ),
     ),
 )
