@@ -152,7 +152,8 @@ _frames = click.option("--frames", type=click.IntRange(min=1), help="Override [v
     "-o",
     "--output",
     type=str,
-    help="OUT.mp4, OUT.gif, OUT.html (a player) or a folder of PNGs (default renders/<scene>.mp4).",
+    help="OUT.mp4, OUT.gif, OUT.html (a player), OUT.vtt (captions and chapters, no pixels) "
+    "or a folder of PNGs (default renders/<scene>.mp4).",
 )
 @_frames
 @click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
@@ -190,7 +191,8 @@ def render(
     quiet: bool,
     snapshots: Path | None,
 ) -> None:
-    """Render SCENE to a video: .mp4, .gif, an .html player or a folder of PNG frames."""
+    """Render SCENE to a video: .mp4, .gif, an .html player or a folder of PNG frames; or
+    its captions, timed to that video: NAME.vtt and NAME.chapters.vtt."""
     if output is not None and not str(output).strip():
         raise UsageError("-o/--output: the output path is empty")
     loaded = load_scene(scene).with_overrides(
@@ -204,10 +206,16 @@ def render(
         width=width,
     )
     result = loaded.render(output, progress=wants_progress_bar(quiet=quiet), snapshots=snapshots)
+    written = [result.path]
+    if result.path.suffix.lower() == ".vtt" and not result.path.is_dir():
+        from searchvid.render.vtt import chapters_path
+
+        written.append(chapters_path(result.path))
     try:
-        _echo(str(result))
+        _echo(f"{result}, chapters -> {written[1]}" if len(written) > 1 else str(result))
     except (RunError, _ReaderGoneError):
-        _discard(result.path)  # the command fails, so it leaves no output behind
+        for path in written:
+            _discard(path)  # the command fails, so it leaves no output behind
         raise
 
 
@@ -258,6 +266,53 @@ def preview(
 
 @main.command()
 @_scene
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="SHEET.png (default renders/<scene>-storyboard.png).",
+)
+@click.option(
+    "-n",
+    "--count",
+    type=click.IntRange(0, 100),
+    default=10,
+    show_default=True,
+    help="Frames evenly spaced in time between the first and the last.",
+)
+@_frames
+@click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
+@_seed
+def storyboard(
+    scene: str,
+    output: Path | None,
+    count: int,
+    frames: int | None,
+    fps: int | None,
+    seed: int | None,
+) -> None:
+    """Draw a contact sheet of SCENE's video: its first frame, COUNT frames evenly spaced
+    in time and its last, each labelled with its time in the video."""
+    from searchvid.render.output import OutputKind
+    from searchvid.render.storyboard import storyboard as draw_storyboard
+
+    loaded = _load(scene, seed=seed, frames=frames, fps=fps)
+    target = output if output is not None else Path("renders") / f"{loaded.stem}-storyboard.png"
+    if target.suffix.lower() != ".png":
+        raise UsageError(f"{target}: the storyboard is a PNG; name it SHEET.png")
+    loaded.check_frames(OutputKind.FOLDER)
+    sheet = draw_storyboard(
+        loaded.sources(), loaded.render_jobs(), target, count=count, title=loaded.title
+    )
+    try:
+        _echo(str(sheet))
+    except (RunError, _ReaderGoneError):
+        _discard(target)
+        raise
+
+
+@main.command()
+@_scene
 @click.option("--limit", type=click.IntRange(min=0), help="Print at most N events.")
 @_frames
 @_seed
@@ -282,7 +337,8 @@ def run(scene: str, as_json: bool, frames: int | None, seed: int | None) -> None
     The search stops where the video would (max_frames), like render and trace. With
     several searches (a race), the race's figures come first, then each search's. With
     --json, one object: events, frames, seconds, peak_rss_mb, best ({label, value, depth})
-    and solved; a race adds searches (one such object per search), failed (the indices of
+    and solved, and ended (complete, max_frames or max_events: why the run stopped); a race
+    adds searches (one such object per search), failed (the indices of
     searches that raised) and best.search (the index of the search that found best). Exit
     code 1 when a search failed.
     """
@@ -330,7 +386,15 @@ def _stat_rows(stats: dict[str, Any]) -> list[tuple[str, str]]:
         ("best", best),
         ("solved", solved),
         *([("cut", "by max_events (a search that goes on may do better)")] * cut),
+        ("ended", _ENDED.get(str(stats.get("ended")), "?")),
     ]
+
+
+_ENDED = {
+    "complete": "complete (the search ran to its end)",
+    "max_frames": "at max_frames (the video filled up; the search was cut)",
+    "max_events": "at max_events (the event budget was spent; the search was cut)",
+}
 
 
 def _describe_best(best: dict[str, Any] | None) -> str:

@@ -56,7 +56,8 @@ from searchvid.options import build_options, option
 from searchvid.plugins import PluginRegistry
 from searchvid.render.atlas import TileAtlas
 from searchvid.render.encode import GIF_MAX_FPS, OutputKind, check_frame_size, check_target
-from searchvid.render.frame import Boards, fit_width
+from searchvid.render.fitting import fit_width
+from searchvid.render.frame import Boards
 from searchvid.render.hud import HudText
 from searchvid.render.pipeline import (
     RenderJob,
@@ -65,7 +66,15 @@ from searchvid.render.pipeline import (
     render_frame,
     strip_texts,
 )
-from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD, assign_frames, pace, selects
+from searchvid.render.policy import (
+    FINAL_FRAME_LOOKAHEAD,
+    Ended,
+    assign_frames,
+    ended_together,
+    ending,
+    pace,
+    selects,
+)
 from searchvid.render.settings import VideoOptions
 from searchvid.render.view import CheckedView, View
 from searchvid.resources import builtin_scenes_dir
@@ -263,6 +272,7 @@ class Scene:
             algorithm=algorithm,
             value_name=self._value_name(index),
             move_phase=spec.algorithm_type.move_phase,
+            settings=_settings(spec.options),
         )
 
     def _value_name(self, index: int) -> str | None:
@@ -467,9 +477,21 @@ class Scene:
         progress: ProgressCallback | None,
         snapshots: Path | None,
     ) -> RenderResult:
-        return render(
-            self.sources(), jobs, target, progress=progress, snapshots=snapshots, title=self.title
+        opened: list[list[_Traversal]] = [[] for _ in self.searches]
+        sources = [partial(_opening, source, opened[i]) for i, source in enumerate(self.sources())]
+        result = render(
+            sources, jobs, target, progress=progress, snapshots=snapshots, title=self.title
         )
+        endings = [self._ending_of(streams) for streams in opened]
+        return dataclasses.replace(result, ended=ended_together(endings))
+
+    def _ending_of(self, streams: Sequence[_Traversal]) -> Ended:
+        """Why a search's video ended, from the streams a render opened of it: the one read
+        furthest is the video's own (another may be a first pass read only in part)."""
+        if not streams:
+            return "complete"
+        stream = max(streams, key=lambda one: one.read)
+        return ending(stream, stream.read, self.paced_video)
 
     def preview(self, frame: int = -1) -> Image.Image:
         """Frame ``frame`` of the video as an RGB image, without drawing the frames before it.
@@ -533,10 +555,12 @@ class Scene:
             ``peak_rss_mb``, ``best`` (``{"label", "value", "depth"}`` or None) and ``solved``
             (None for a domain without a goal). Where the search reached a goal, ``best`` is
             that goal (the best-valued one reported, else the first reached) and ``solved`` is
-            true. ``max_events_reached`` is true when ``max_events`` cut the search: it ran
-            that many events, or spent that many units of work between them (see
-            :attr:`~searchvid.Algorithm.work_limit`). The domain may add keys about the last
-            frame's node (its ``report``: Railroad Ink adds ``score`` and ``rounds``).
+            true. ``ended`` says why the run stopped: ``"complete"`` (the search ran to its
+            natural end), ``"max_frames"`` (the video filled up and the search was cut) or
+            ``"max_events"`` (the event budget was spent: that many events, or that many
+            units of work between them, see :attr:`~searchvid.Algorithm.work_limit`);
+            ``max_events_reached`` is true in that last case. The domain may add keys about
+            the last frame's node (its ``report``: Railroad Ink adds ``score`` and ``rounds``).
 
             For several searches (a race), the same keys for the race as a whole, and
             ``searches``, one such object per search in the scene's order:
@@ -548,6 +572,10 @@ class Scene:
               then the higher value, then the shallower depth, then the earlier search),
               with ``search``, the index of the search that found it; None if none did;
             - ``solved``: whether any search reached a goal (None without a goal);
+            - ``ended``: ``"complete"`` when every search ran to its end, else
+              ``"max_frames"`` when the video filled up before one of them ended, else
+              ``"max_events"``; each search's own ``ended`` says which was cut (None for a
+              search that failed);
             - ``max_events_reached``: whether ``max_events`` cut any of the searches;
             - ``failed``: the indices of the searches that raised an error. Such a search's
               object has an ``error`` key (one line) and counts up to the failure; the other
@@ -574,6 +602,7 @@ class Scene:
             "peak_rss_mb": peak_rss_mb(),
             "best": best,
             "solved": None if not self.domain.has_goal else any(solved),
+            "ended": ended_together(one["ended"] for one in each),
             "max_events_reached": any(one["max_events_reached"] for one in each),
             "failed": [i for i, one in enumerate(each) if "error" in one],
             "searches": each,
@@ -585,14 +614,17 @@ class Scene:
         last: Any = self.root()
         start = time.perf_counter()
         error: str | None = None
+        ended: Ended | None = None
+        video = self.paced_video
         stream = self.events(index)
         try:
-            for event, frame in assign_frames(stream, self.paced_video):
+            for event, frame in assign_frames(stream, video):
                 outcome.see(event)
                 events += 1
                 if frame is not None:
                     frames += 1
                     last = event.node
+            ended = ending(stream, events, video)
         except Exception as exc:
             if not keep_errors:
                 raise
@@ -608,9 +640,10 @@ class Scene:
             "frames": frames,
             "seconds": round(seconds, 6),
             "peak_rss_mb": peak_rss_mb(),
+            "ended": ended,
             # cut by max_events: as many events, or as much work between them
-            "max_events_reached": events >= self.video.max_events
-            or getattr(stream, "budget_spent", False),
+            "max_events_reached": ended == "max_events"
+            or (ended is None and getattr(stream, "budget_spent", False)),
         }
         if error is not None:
             return record | {"best": None, "solved": None, "error": error}
@@ -646,6 +679,15 @@ def _best_of(each: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     return {**each[winner]["best"], "search": winner}
 
 
+def _opening(source: Callable[[], Iterable[Event]], opened: list[_Traversal]) -> Iterable[Event]:
+    """A fresh stream of ``source``, remembered in ``opened`` when it is a traversal (to
+    tell afterwards why the render ended)."""
+    stream = source()
+    if isinstance(stream, _Traversal):
+        opened.append(stream)
+    return stream
+
+
 _KEPT_STATUSES = 2 * FINAL_FRAME_LOOKAHEAD + 16
 """Most fields a traversal keeps for events not drawn yet: the frame policy and the last
 frame's lookahead each read at most :data:`FINAL_FRAME_LOOKAHEAD` events past a frame."""
@@ -663,9 +705,12 @@ class _Traversal(Iterator[Event]):
         self._events = search.traverse(root)
         self._keep = keep
         self._kept: deque[tuple[Event, Sequence[Field]]] = deque(maxlen=_KEPT_STATUSES)
+        self.read = 0
+        """Events read so far."""
 
     def __next__(self) -> Event:
         event = self._next()
+        self.read += 1
         if event.kind in self._keep:
             self._kept.append((event, self._search.status_of(event)))
         return event
@@ -913,7 +958,7 @@ def _fit_width(video: VideoOptions, boards: Boards) -> VideoOptions:
     """With ``[video] width``, the largest even tile size whose frame fits that width (and
     searchvid's largest frame, :data:`MAX_FRAME_PIXELS`, once padded to the width); tree
     panels shrink and columns may stack to fit (see
-    :func:`~searchvid.render.frame.fit_width`).
+    :func:`~searchvid.render.fitting.fit_width`).
 
     Raises:
         OptionError: Key ``width``: not even 8-pixel tiles fit.
@@ -1139,3 +1184,18 @@ def _inside(inner: Path, outer: Path) -> bool:
     """Whether ``inner`` is ``outer`` or lies below it (paths need not exist)."""
     a, b = inner.resolve(), outer.resolve()
     return a == b or b in a.parents
+
+
+def _settings(options: Mapping[str, Any]) -> tuple[Field, ...]:
+    """A ``[search]`` table's settings as fields for the cards (``iterations 300``,
+    ``heuristic runs``): every key the scene sets but the algorithm's name."""
+    fields = []
+    for key, value in options.items():
+        if key == "algorithm":
+            continue
+        if isinstance(value, bool):
+            value = "on" if value else "off"
+        elif not isinstance(value, int | float | str):
+            value = str(value)
+        fields.append(Field(key.replace("_", " "), value))
+    return tuple(fields)

@@ -27,7 +27,7 @@ SMALL_TREE: dict[str, Any] = {
     "seed": 1,
     "domain": {"name": "tree", "root": "R", "children": {"A": {"A1": {}, "A2": {}}, "B": {}}},
     "search": {"algorithm": "backtracking"},
-    "video": {"tile_size": 20, "hold_last": 0},
+    "video": {"tile_size": 20, "hold_last": 0, "opening": 0, "closing": 0},
 }
 QUEENS_MODULE = '''
 """N-Queens as a user writes it outside searchvid: a goal, no value function."""
@@ -511,7 +511,7 @@ def test_frames_no_mp4_can_hold_are_refused_before_any_work(tmp_path: Path) -> N
     assert message.startswith("wide.toml: video.tile_size: an MP4 frame is at most 16,384 px")
     assert message.endswith("use tile_size = 40 or less")
     assert list(tmp_path.iterdir()) == []
-    fitted = _wide_tree(101, tile_size=40, max_frames=2, hold_last=0)
+    fitted = _wide_tree(101, tile_size=40, max_frames=2, hold_last=0, opening=0, closing=0)
     assert decoded_frames(fitted.render(tmp_path / "wide.mp4").path) == 2
 
 
@@ -525,7 +525,14 @@ def test_new_bests_are_held_on_screen(tmp_path: Path) -> None:
         "seed": 5,
         "domain": {"name": "railroad"},
         "search": {"algorithm": "random-walk", "restarts": 3},
-        "video": {"fps": 10, "tile_size": 16, "max_frames": 60, "hold_last": 0},
+        "video": {
+            "fps": 10,
+            "tile_size": 16,
+            "max_frames": 60,
+            "hold_last": 0,
+            "opening": 0,
+            "closing": 0,
+        },
     }
     plain = searchvid.scene_from_dict(table).render(tmp_path / "a.mp4")
     held_table = {**table, "video": {**table["video"], "hold_improvements": 0.5}}

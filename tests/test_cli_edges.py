@@ -99,11 +99,13 @@ def test_run_prints_a_race_then_each_search(tmp_path: Path) -> None:
     assert lines[3] == "frames    9"  # the longest search's
     assert lines[6] == "best      'R', value 0, depth 0 (search[0], backtracking)"
     assert lines[7] == "solved    n/a (no goal)"
-    assert lines[8] == "search[0] backtracking"
-    assert lines[9:11] == ["  events    10", "  frames    9"]
-    assert lines[15] == "search[1] breadth-first"
-    assert lines[16:18] == ["  events    10", "  frames    5"]
-    assert len(lines) == 22
+    assert lines[8] == "ended     complete (the search ran to its end)"
+    assert lines[9] == "search[0] backtracking"
+    assert lines[10:12] == ["  events    10", "  frames    9"]
+    assert lines[16] == "  ended     complete (the search ran to its end)"
+    assert lines[17] == "search[1] breadth-first"
+    assert lines[18:20] == ["  events    10", "  frames    5"]
+    assert len(lines) == 25
 
 
 def test_run_json_of_a_race_has_the_documented_shape(tmp_path: Path) -> None:
@@ -112,7 +114,8 @@ def test_run_json_of_a_race_has_the_documented_shape(tmp_path: Path) -> None:
     stats = json.loads(out)
     race_keys = {"scene", "title", "domain", "algorithm", "seed", "events", "frames", "seconds"}
     race_keys |= {"peak_rss_mb", "best", "solved", "max_events_reached", "failed", "searches"}
-    assert set(stats) == race_keys
+    assert set(stats) == race_keys | {"ended"}
+    assert stats["ended"] == "complete"
     assert stats["algorithm"] == "backtracking vs breadth-first"
     assert stats["best"] == {"label": "R", "value": 0.0, "depth": 0, "search": 0}
     assert stats["solved"] is None

@@ -32,8 +32,10 @@ def decoded_frames(path: Path) -> int:
 def test_api_render_writes_its_videos(tmp_path: Path) -> None:
     out = run(sys.executable, EXAMPLES / "api_render.py", tmp_path / "out", cwd=tmp_path)
     video = searchvid.load_scene("railroad-random").video
-    held = round(video.hold_last * video.fps)  # the last frame stays on screen
-    assert decoded_frames(tmp_path / "out" / "railroad-random-short.mp4") == 120 + held
+    # the opening card stays `opening` seconds, the closing card max(hold_last, closing) more
+    opening = round(video.opening * video.fps) - 1
+    held = round(max(video.hold_last, video.closing) * video.fps)
+    assert decoded_frames(tmp_path / "out" / "railroad-random-short.mp4") == 120 + opening + held
     with Image.open(tmp_path / "out" / "tictactoe-midgame.gif") as image:
         assert image.n_frames > 1
     assert (tmp_path / "out" / "tictactoe-midgame-last.png").is_file()

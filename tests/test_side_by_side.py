@@ -50,8 +50,12 @@ def test_each_search_gets_a_column_and_the_longest_sets_the_length(tmp_path: Pat
         assert np.array_equal(frame[head : head + rows, :width], one[k][:rows])
     right = [f[:, width + gap :] for f in frames]
     last = lengths[1] - 1
-    for k in range(last + 1, len(frames)):
+    for k in range(last + 1, len(frames) - 1):
         assert np.array_equal(right[k], right[last])  # held while the other goes on
+    # the closing card: the board stays, the strip states its place, the title the winner
+    board = slice(head, head + rows)
+    assert np.array_equal(right[-1][board], right[last][board])
+    assert not np.array_equal(right[-1][head + rows :], right[last][head + rows :])
 
 
 def test_preview_equals_the_rendered_frames_and_renders_repeat(tmp_path: Path) -> None:

@@ -32,11 +32,13 @@ K = EventKind
 
 @dataclass(frozen=True)
 class Column:
-    """One search of a scene: its frames, each its event and its strip."""
+    """One search of a scene: its frames after the opening card, each its event and its
+    strip, and the opening card's (checked on its own: it shows no step)."""
 
     scene: searchvid.Scene
     index: int
     frames: list[tuple[Event, HudText]]
+    opening: tuple[Event, HudText] | None = None
 
     @property
     def root(self) -> Any:
@@ -56,7 +58,29 @@ def columns(name: str) -> list[Column]:
         for frames, item in zip(kept, shown, strict=True):
             if item is not None and (not frames or frames[-1][0] is not item[0]):
                 frames.append(item)
-    return [Column(scene, i, frames) for i, frames in enumerate(kept)]
+    opening = scene.video.hud and scene.video.opening > 0
+    return [
+        Column(scene, i, frames[1:], frames[0])
+        if opening and len(frames) > 1
+        else Column(scene, i, frames)
+        for i, frames in enumerate(kept)
+    ]
+
+
+@pytest.mark.parametrize("name", SCENES)
+def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
+    for column in columns(name):
+        assert column.opening is not None  # every shipped scene opens with a card
+        event, text = column.opening
+        domain = column.scene.domain
+        assert event.depth == 0
+        assert domain.label(event.node) == domain.label(column.root)
+        assert text.phase == domain.describe_problem(column.root)
+        assert text.fields[0] == Field("search:", column.algorithm)
+        table = column.scene.searches[column.index].options
+        assert [f.name for f in text.fields[1:]] == [
+            key.replace("_", " ") for key in table if key != "algorithm"
+        ]
 
 
 def fields(text: HudText) -> dict[str, Field]:
@@ -101,8 +125,9 @@ def test_the_last_frames_name_the_result() -> None:
     ids = {event.id for event, _ in tree.frames}
     assert tree.frames[-1][1].phase == f"search complete: {len(ids)} nodes"
     walk = columns("railroad-random")[0]
-    assert len(walk.frames) == walk.scene.video.max_frames
-    assert walk.frames[-1][1].phase == "stopped at max_frames"
+    event, text = walk.frames[-1]
+    assert len(walk.frames) + 1 < walk.scene.video.max_frames  # all 40 walks: not cut
+    assert text.phase == walk.scene.domain.describe_end(event.node)  # how the last walk ended
 
 
 @pytest.mark.parametrize("name", SCENES)

@@ -99,6 +99,14 @@ class Domain(ABC):
         """
         return self.describe_value(value)
 
+    def describe_problem(self, node: Any) -> str | None:
+        """The puzzle or game that starts at ``node``, in one line, for a video's opening
+        card (``"14 tubes of 4, 12 colours: sort each colour into a tube of its own"``,
+        ``"3x3 tic-tac-toe, three in a row wins; X to move"``); None where there is nothing
+        to say beyond the title (the card then names the start position with
+        :meth:`label`)."""
+        return None
+
     def describe_end(self, node: Any) -> str | None:
         """What happened, when a video ends on ``node`` and it ends the puzzle or the game
         (``"solved in 39 pours"``, ``"game over: 52 points"``, ``"game over: draw"``); None

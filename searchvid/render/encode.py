@@ -23,7 +23,7 @@ import imageio_ffmpeg
 import numpy as np
 import numpy.typing as npt
 
-from searchvid.errors import RunError
+from searchvid.errors import RunError, UsageError
 from searchvid.render.canvas import PixelFormat, Pixels, Rect
 from searchvid.render.gif import GifEncoder
 from searchvid.render.html import HtmlEncoder
@@ -139,6 +139,8 @@ def open_encoder(
             :func:`check_frame_size`).
     """
     kind = output_kind(path)
+    if kind is OutputKind.VTT:  # words and times, not pixels: a scene's render writes them
+        raise UsageError(f"{path}: captions (.vtt) come from a scene's render, not from frames")
     check_frame_size(kind, width, height)
     if kind is OutputKind.MP4:
         return Mp4Encoder(

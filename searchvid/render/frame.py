@@ -16,25 +16,28 @@ has its legend under its board). The legend explains the marks the boards' view 
 side share one legend across the frame. It never changes, so it is painted once. Every
 other region keeps its own cache and reports what it changed to the :class:`FrameBuffer`,
 whose union of changed rectangles goes to the encoder. All regions start on even pixels.
+With ``[video] filmstrip``, each board has a strip of boards under it, above the legend
+(:mod:`searchvid.render.filmstrip`: a frontier search's next boards, or a beam's level).
 
-:func:`fit_width` chooses the tile size (and, for narrow frames, the tree panel's size and
-the arrangement) that fits a frame into ``[video] width`` pixels.
+:func:`~searchvid.render.fitting.fit_width` chooses the tile size (and, for narrow frames,
+the tree panel's size and the arrangement) that fits a frame into ``[video] width`` pixels.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 
-from searchvid.errors import OptionError, RunError, UserCodeError
+from searchvid.errors import RunError, UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
 from searchvid.render.boardlegend import BoardLegend, Mark, marks_of
 from searchvid.render.canvas import FrameBuffer, IndexStrip, PixelFormat, Pixels, Rect, RgbPanel
+from searchvid.render.cards import crowned_title, race_result, strip_text
+from searchvid.render.filmstrip import Filmstrip
 from searchvid.render.hud import HUD_COLORS, Hud, HudText, StripContent, expected_status
-from searchvid.render.narration import Ending, Narration, Voice
+from searchvid.render.narration import Card, Ending, Narration, Voice
 from searchvid.render.settings import VideoOptions
 from searchvid.render.textink import MIN_TEXT
 from searchvid.render.view import View
@@ -47,9 +50,6 @@ BACKGROUND: RGB = HUD_COLORS[0]
 
 MIN_PANEL = 400
 """Smallest side of a tree panel in pixels: a 3 x 3 board still gets a readable tree."""
-
-MIN_FITTED_PANEL = 240
-"""Smallest side of a tree panel shrunk to fit ``[video] width``."""
 
 MAX_LEGEND_FONT = 32
 """The board legend's largest text, in pixels, however wide the frame."""
@@ -147,6 +147,12 @@ class _Column:
     height: int  # board/panel block, without the legend and the strip
     legend_top: int
     strip_top: int
+    film_height: int = 0  # the filmstrip's, between the block and the legend (0: none)
+
+    @property
+    def film_top(self) -> int:
+        """The first row of the filmstrip under the board."""
+        return self.legend_top - self.film_height
 
 
 @dataclass(frozen=True)
@@ -178,8 +184,9 @@ class FrameLayout:
         stacked: Whether the columns stand one above the other.
         title_height: Rows of the title bar over several searches (0 for one search).
         block_height: Rows of the tallest board/panel block.
-        legends: Where the board legends sit: one across the frame under columns side by
-            side, one under each column stacked (none without marks or ``legend``).
+        legends: Where the board legend sits: across the frame, under columns side by
+            side, or under the title bar over stacked columns (none without marks or
+            ``legend``).
         legend_height: Rows of a legend (0: none).
         strip_height: Rows of a column's status strip (0: none).
         gap: Pixels between two columns.
@@ -215,8 +222,7 @@ class FrameLayout:
         # several searches: one title bar over them all; each column's strip names its search
         self.title_height = self.title_bar().height if video.hud and len(shapes) > 1 else 0
         self.block_height = max(heights)
-        # stacked columns of one domain are of one width; side by side, one legend spans all
-        legend_width = min(widths) if self.stacked else self.width
+        legend_width = self.width  # one legend spans the frame
         self.legend_height = (
             BoardLegend.measure(marks, legend_width, font_size=self.legend_font)
             if video.legend and video.hud and marks  # no strip: the board alone
@@ -225,11 +231,18 @@ class FrameLayout:
         self.strip_height = max((self.hud(w, video).height for w in widths) if video.hud else (0,))
         columns: list[_Column] = []
         left, top = 0, self.title_height
+        # stacked, one legend under the title explains every board (not one per column)
+        column_legend = 0 if self.stacked else self.legend_height
+        if self.stacked:
+            top += self.legend_height
         for (board, panel), width, height in zip(blocks, widths, heights, strict=True):
             block = height if self.stacked else self.block_height
-            legend_top = top + block
-            strip_top = legend_top + self.legend_height
-            columns.append(_Column(left, top, board, panel, width, height, legend_top, strip_top))
+            film = self.film_height(board, video)
+            legend_top = top + block + film
+            strip_top = legend_top + column_legend
+            columns.append(
+                _Column(left, top, board, panel, width, height, legend_top, strip_top, film)
+            )
             if self.stacked:
                 top = strip_top + self.strip_height + self.gap
             else:
@@ -238,7 +251,7 @@ class FrameLayout:
         self.legends: tuple[LegendBox, ...] = ()
         if self.legend_height:
             self.legends = (
-                tuple(LegendBox(c.legend_top, c.left, c.width) for c in columns)
+                (LegendBox(self.title_height, 0, self.width),)
                 if self.stacked
                 else (LegendBox(columns[0].legend_top, 0, self.width),)
             )
@@ -250,101 +263,30 @@ class FrameLayout:
         frames and beside large tiles so that it keeps its place beside the strip."""
         return max(MIN_TEXT + 2, min(MAX_LEGEND_FONT, max(self.width // 64, self._tile // 8)))
 
+    def film_height(self, board: tuple[int, int], video: VideoOptions) -> int:
+        """Rows of the filmstrip under a board of ``board`` (width, height) px (0: none)."""
+        if not video.filmstrip:
+            return 0
+        return Filmstrip.measure(board[0], board, video.filmstrip, font_size=self.legend_font)
+
     def hud(self, width: int, video: VideoOptions) -> Hud:
         """A status strip for a column ``width`` wide in this frame."""
         return Hud(width, self.width, captions=video.captions, contents=self.strips or None)
 
     def title_bar(self) -> Hud:
-        """The title over several searches side by side (wrapped as it needs)."""
-        return Hud(self.width, self.width, title_only=True, contents=[StripContent(self.title)])
+        """The title over several searches (wrapped as it needs), room kept for the closing
+        card's winner after it."""
+        titles = [s.title for s in self.strips]
+        results = [race_result(titles[:1]), race_result(titles)] if titles else []
+        crowned = [StripContent(crowned_title(self.title, words)) for words in results]
+        return Hud(
+            self.width, self.width, title_only=True, contents=[StripContent(self.title), *crowned]
+        )
 
     @property
     def size(self) -> tuple[int, int]:
         """``(width, height)`` of the frame in pixels."""
         return self.width, self.height
-
-
-def fit_width(video: VideoOptions, boards: Boards, *, max_pixels: int) -> VideoOptions:
-    """``video`` fitted to ``[video] width`` (unchanged without one).
-
-    The tile size is the largest even one whose frame is at most ``width`` wide (the frame is
-    then padded to exactly ``width``) and at most ``max_pixels`` once padded. A frame that is
-    narrower than its natural width (at the scene's own tile size) gets tree panels shrunk
-    in the same proportion (their sides, explicit or not, never under
-    :data:`MIN_FITTED_PANEL`). With several searches and ``arrange = "auto"``, columns side by
-    side whose board text (``boards.label_size``) would be under
-    :data:`~searchvid.render.textink.MIN_TEXT` px are stacked instead when that makes the
-    text larger.
-
-    Raises:
-        OptionError: Key ``width``: no tile size of at least 8 px fits.
-    """
-    if not video.width:
-        return video
-    choices: list[VideoOptions] = [video]
-    if video.arrange == "auto" and len(boards.shapes) > 1:
-        choices.append(dataclasses.replace(video, arrange="stacked"))
-    best: VideoOptions | None = None
-    for choice in choices:
-        fitted = _fit(_shrink_panels(choice, boards), boards, max_pixels)
-        if fitted is None:
-            continue
-        if boards.label_size is None or boards.label_size(fitted.tile_size) >= MIN_TEXT:
-            return fitted
-        if best is None or boards.label_size(fitted.tile_size) > boards.label_size(best.tile_size):
-            best = fitted
-    if best is not None:
-        return best
-    smallest = min(
-        (
-            boards.layout(dataclasses.replace(_shrink_panels(c, boards), tile_size=8, width=0))
-            for c in choices
-        ),
-        key=lambda layout: layout.size,
-    )
-    if smallest.width <= video.width:  # too tall once padded to the width
-        widest = (max_pixels // max(smallest.height, 1)) // 2 * 2
-        raise OptionError("width", f"must be at most {widest} px for this scene, got {video.width}")
-    raise OptionError(
-        "width", f"must be at least {smallest.width} px for this board, got {video.width}"
-    )
-
-
-def _shrink_panels(video: VideoOptions, boards: Boards) -> VideoOptions:
-    """``video`` with its tree panels shrunk by ``width`` / the frame's natural width."""
-    if not video.tree:
-        return video
-    natural = boards.layout(dataclasses.replace(video, width=0))
-    if video.width >= natural.width:
-        return video
-    panel = next(c.panel for c in natural.columns if c.panel is not None)
-
-    def shrunk(side: int) -> int:
-        return max(MIN_FITTED_PANEL, side * video.width // natural.width // 2 * 2)
-
-    return dataclasses.replace(video, tree_width=shrunk(panel[0]), tree_height=shrunk(panel[1]))
-
-
-def _fit(video: VideoOptions, boards: Boards, max_pixels: int) -> VideoOptions | None:
-    """``video`` at the largest even tile size whose frame fits its width (None: none does).
-
-    A frame's width and height grow with the tile size, so the size is found by bisection.
-    """
-
-    def fits(size: int) -> bool:
-        width, height = boards.layout(dataclasses.replace(video, tile_size=size)).size
-        return width <= video.width and video.width * height <= max_pixels
-
-    low, high = 4, 257  # in units of 2 px: fits(2 * low) is unknown, fits(2 * high) false
-    if not fits(8):
-        return None
-    while high - low > 1:
-        middle = (low + high) // 2
-        if fits(2 * middle):
-            low = middle
-        else:
-            high = middle
-    return dataclasses.replace(video, tile_size=2 * low)
 
 
 class FramePainter:
@@ -403,6 +345,13 @@ class FramePainter:
                 extra.extend(panel.colors)
         for legend in self.legends:
             extra.extend(legend.colors)
+        self.films = [
+            self._filmstrip(t.view, c) if c.film_height else None
+            for t, c in zip(tracks, self.layout.columns, strict=True)
+        ]
+        for film in self.films:
+            if film is not None:
+                extra.extend(film.colors)
         self.atlas = TileAtlas(tracks[0].view.tileset, video.tile_size, extra_colors=extra)
         self.huds = [
             self.layout.hud(c.width, video) if video.hud else None for c in self.layout.columns
@@ -414,6 +363,7 @@ class FramePainter:
         self._boards: list[Any] = []
         self._strips: list[IndexStrip | None] = []
         self._panel_regions: list[RgbPanel | None] = []
+        self._film_regions: list[RgbPanel | None] = []
 
     @property
     def width(self) -> int:
@@ -451,7 +401,21 @@ class FramePainter:
             heights["panel"] = min(panels)
         if self.label_size is not None:
             heights["board"] = self.label_size(self.video.tile_size)
+        films = [f.text_height for f in self.films if f is not None]
+        if films:
+            heights["filmstrip"] = min(films)
         return heights
+
+    def _filmstrip(self, view: View, column: _Column) -> Filmstrip:
+        """The filmstrip under ``column``'s board: ``view``'s boards in the frame's tiles."""
+        return Filmstrip(
+            column.board[0],
+            column.board,
+            self.video.filmstrip,
+            font_size=self.layout.legend_font,
+            grid=view.grid,
+            tiles=lambda: self.atlas.tiles,
+        )
 
     def _tile(self, view: View, name: str) -> Pixels:
         """The picture of ``view``'s tile ``name`` in the frame's colours."""
@@ -464,12 +428,9 @@ class FramePainter:
         buffer = FrameBuffer(
             self.width, self.height, pixel_format, palette=self.atlas.palette, background=BACKGROUND
         )
-        head = self.layout.title_height
-        if head:
-            bar = self.layout.title_bar()
-            bar.update(HudText(self.title, "", ()))
-            strip = IndexStrip(buffer, HUD_COLORS, top=0, left=0, height=head, width=self.width)
-            strip.show(bar.strip)
+        self.buffer = buffer
+        if self.layout.title_height:
+            self._title_bar(self.title)
         for box, legend in zip(self.layout.legends, self.legends, strict=True):
             buffer.paint_rgb(box.top, box.left, legend.pixels)
         for column in self.layout.columns:
@@ -490,6 +451,11 @@ class FramePainter:
             self._panel_regions.append(
                 RgbPanel(buffer, top=column.top, left=column.left + column.board[0])
                 if column.panel is not None
+                else None
+            )
+            self._film_regions.append(
+                RgbPanel(buffer, top=column.film_top, left=column.left)
+                if column.film_height
                 else None
             )
         self.buffer = buffer
@@ -518,6 +484,8 @@ class FramePainter:
         improving: bool = False,
         fields: Sequence[Field] = (),
         ending: Ending | None = None,
+        card: Card | None = None,
+        place: str | None = None,
     ) -> None:
         """Show ``event``'s node in column ``track``, with its panel and strip.
 
@@ -529,6 +497,8 @@ class FramePainter:
             fields: The algorithm's own fields when it reported ``event``.
             ending: Why this is the search's last frame (None: it is not); the strip then
                 says what happened.
+            card: The strip is the opening or the closing card (None: the frame's step).
+            place: On the closing card of a race, the search's place in it.
         """
         assert self.buffer is not None, "open() first"
         spec = self.tracks[track]
@@ -539,13 +509,33 @@ class FramePainter:
             if changed is not None:
                 rects = [changed] if isinstance(changed, Rect) else list(changed)
                 region.show(panel.pixels, rects)
+        film, film_region = self.films[track], self._film_regions[track]
+        if film is not None and film_region is not None:
+            film_region.show(film.pixels, film.draw(fields, event))
         hud, strip = self.huds[track], self._strips[track]
         if hud is None or strip is None:
             return
         # every format shows the strip of the frame's own node (never a stale one)
-        text = self.narrations[track].text(event, best, improving, fields, ending)
+        text = strip_text(
+            self.narrations[track], event, best, improving, fields, ending, card, place
+        )
         if hud.update(text):
             strip.show(hud.strip)
+
+    def crown(self, winners: Sequence[str]) -> None:
+        """Name the race's ``winners`` (columns' titles; several: a tie) in the title bar:
+        the race's closing card."""
+        assert self.buffer is not None, "open() first"
+        if self.layout.title_height and winners:
+            self._title_bar(crowned_title(self.title, race_result(winners)))
+
+    def _title_bar(self, title: str) -> None:
+        assert self.buffer is not None
+        bar = self.layout.title_bar()
+        bar.update(HudText(title, "", ()))
+        width, head = self.width, self.layout.title_height
+        strip = IndexStrip(self.buffer, HUD_COLORS, top=0, left=0, height=head, width=width)
+        strip.show(bar.strip)
 
 
 def layout_events(source: Callable[[], Iterable[Event]], video: VideoOptions) -> Iterable[Event]:

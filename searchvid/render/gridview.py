@@ -11,9 +11,12 @@ neighbouring cells of one colour stay apart::
         cells=lambda node: node.tiles,
     )
 
-Tiles are drawn at half resolution without anti-aliasing and doubled with nearest-neighbour
-scaling, so every colour edge falls on an even pixel (yuv420p chroma never straddles two
-colours) and a tile holds only the palette's colours: fills, borders and label inks.
+Tiles are drawn at half resolution and doubled with nearest-neighbour scaling, so every
+colour edge falls on an even pixel (yuv420p chroma never straddles two colours). Labels are
+set in the frame's font (:func:`~searchvid.render.textink.font`), anti-aliased on
+:data:`~searchvid.render.textink.LEVELS` steps blended over the cell's colour, so a tile
+holds only a few exact colours: its fill, the border, the label's ink and the ``LEVELS - 1``
+blends of that ink on that fill (:func:`~searchvid.render.textink.ramp`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 from searchvid.errors import UserCodeError
 from searchvid.render.atlas import MAX_COLORS, RGB
 from searchvid.render.hud import HUD_COLORS
+from searchvid.render.textink import blend, font, levels, ramp
 from searchvid.render.view import TileGrid, TileSet
 from searchvid.usercode import function_location
 
@@ -51,7 +55,6 @@ MIN_LABEL_PIXELS = 6
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _MAX_TILES = int(np.iinfo(np.int16).max) + 1
 _LISTED = 20  # values named in an error message before it says "..."
-_Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
 
 
 class CellError(UserCodeError, ValueError):
@@ -82,9 +85,9 @@ class GridView:
     """A view of nodes whose state is a grid of small integer values; no tile art needed.
 
     Tile ``i`` shows the ``i``-th smallest value of ``colors`` (see :attr:`values`): a
-    border, the value's colour and its label, if any, centred. Labels are drawn in one font
-    size per tile size (the largest at which every label fits its cell) and left out on
-    tiles too small for a legible font (:data:`MIN_LABEL_PIXELS`).
+    border, the value's colour and its label, if any, centred and anti-aliased. Labels are
+    drawn in one font size per tile size (the largest at which every label fits its cell)
+    and left out on tiles too small for a legible font (:data:`MIN_LABEL_PIXELS`).
 
     Args:
         shape: ``(rows, cols)`` of every grid.
@@ -101,7 +104,8 @@ class GridView:
 
     Raises:
         ValueError: A bad shape, a bad colour (named), labels or label colours for values
-            without a colour, or more colours than a GIF palette holds.
+            without a colour, or more colours than a GIF palette holds (the blends of each
+            label's ink on its cell's colour counted).
     """
 
     def __init__(
@@ -131,7 +135,7 @@ class GridView:
         names = tuple(f"v{value}" for value in self._values)
         self._ids = {name: i for i, name in enumerate(names)}
         self._tileset = TileSet(names=names, draw=self._draw)
-        self._fonts: dict[int, _Font | None] = {}
+        self._fonts: dict[int, ImageFont.FreeTypeFont | None] = {}
 
     @property
     def tileset(self) -> TileSet:
@@ -200,14 +204,17 @@ class GridView:
         raise CellError(where, problem)
 
     def _check_palette(self) -> None:
-        inked = [ink for ink, label in zip(self._inks, self._labels, strict=True) if label]
-        used = {*self._fills, *inked, *HUD_COLORS}
+        used = {*self._fills, *HUD_COLORS}
+        for ink, fill, label in zip(self._inks, self._fills, self._labels, strict=True):
+            if label:  # the ink and its anti-aliased edges on the cell
+                used.update(ramp(ink, fill)[1:])
         if self._border is not None:
             used.add(self._border)
         if len(used) > MAX_COLORS:
             raise ValueError(
-                f"colors: {len(used)} distinct colours with labels, border and the status "
-                f"strip's {len(HUD_COLORS)}; a palette holds at most {MAX_COLORS}"
+                f"colors: {len(used)} distinct colours with labels (and their blends with "
+                f"the cells), border and the status strip's {len(HUD_COLORS)}; a palette "
+                f"holds at most {MAX_COLORS}"
             )
 
     # --- drawing -------------------------------------------------------------------------
@@ -224,12 +231,14 @@ class GridView:
         box = (line, line, line + inner - 1, line + inner - 1)
         ImageDraw.Draw(image).rectangle(box, fill=self._fills[tile])
         label = self._labels[tile]
-        font = self._font(half) if label else None
-        if font is not None:
-            image.paste(self._inks[tile], mask=_text_mask(label, font, half, line))
+        face = self._font(half) if label else None
+        if face is not None:
+            pixels = np.array(image)
+            blend(pixels, _label_levels(label, face, half, line), self._inks[tile])
+            image = Image.fromarray(pixels)
         return image.resize((size, size), Image.Resampling.NEAREST)
 
-    def _font(self, half: int) -> _Font | None:
+    def _font(self, half: int) -> ImageFont.FreeTypeFont | None:
         """The font of every label on tiles of ``half`` x ``half`` half-resolution pixels."""
         if half not in self._fonts:
             line = _border_width(half) if self._border is not None else 0
@@ -307,58 +316,49 @@ def _border_width(half: int) -> int:
     return 0 if half < 4 else max(1, half // 40)
 
 
-def _load_font(pixels: int) -> _Font | None:
-    try:
-        return ImageFont.load_default(size=pixels)
-    except (ImportError, OSError, TypeError):  # no FreeType (or an old Pillow)
-        return None
-
-
-def _text_mask(label: str, font: _Font, half: int, line: int) -> Image.Image:
-    """A two-level mask of ``label`` centred in the cell inside a border ``line`` wide.
-
-    Drawn in greys and thresholded: stroked text is anti-aliased even in font mode "1".
-    """
-    stroke = _stroke(font)
+def _label_levels(
+    label: str, face: ImageFont.FreeTypeFont, half: int, line: int
+) -> npt.NDArray[np.uint8]:
+    """Ink levels (0 to ``LEVELS``) of ``label`` centred in the cell inside a border
+    ``line`` wide: a ``(half, half)`` array."""
+    stroke = _stroke(face)
     inner = half - 2 * line
-    left, top, right, bottom = font.getbbox(label, stroke_width=stroke)
+    left, top, right, bottom = face.getbbox(label, stroke_width=stroke)
     x = line + (inner - int(right - left)) // 2 - int(left)
     y = line + (inner - int(bottom - top)) // 2 - int(top)
-    mask = Image.new("L", (half, half), 0)
-    draw = ImageDraw.Draw(mask)
-    draw.fontmode = "1"
-    draw.text((x, y), label, fill=255, font=font, stroke_width=stroke, stroke_fill=255)
-    return mask.point(lambda level: 255 if level >= 128 else 0)
+    coverage = Image.new("L", (half, half), 0)
+    draw = ImageDraw.Draw(coverage)
+    draw.fontmode = "L"  # anti-aliased; rounded to LEVELS steps below
+    draw.text((x, y), label, fill=255, font=face, stroke_width=stroke, stroke_fill=255)
+    return levels(np.asarray(coverage))
 
 
-def _stroke(font: _Font) -> int:
+def _stroke(face: ImageFont.FreeTypeFont) -> int:
     """Extra stroke width that makes labels bold enough to read from afar."""
-    return int(font.size) // 24 if isinstance(font, ImageFont.FreeTypeFont) else 0
+    return int(face.size) // 24
 
 
-def _fits(font: _Font, labels: list[str], inner: int) -> bool:
+def _fits(face: ImageFont.FreeTypeFont, labels: list[str], inner: int) -> bool:
     """Whether every label fits in 80 % of the cell's width and 60 % of its height."""
     for label in labels:
-        left, top, right, bottom = font.getbbox(label, stroke_width=_stroke(font))
+        left, top, right, bottom = face.getbbox(label, stroke_width=_stroke(face))
         if (right - left) * 5 > inner * 4 or (bottom - top) * 5 > inner * 3:
             return False
     return True
 
 
-def _fit_font(labels: list[str], inner: int) -> _Font | None:
-    """The largest font in which every label fits a cell of ``inner`` px, or None."""
+def _fit_font(labels: list[str], inner: int) -> ImageFont.FreeTypeFont | None:
+    """The largest size of the frame's font in which every label fits a cell of ``inner``
+    px, or None (not even :data:`MIN_LABEL_PIXELS`)."""
     if not labels:
         return None
-    if _load_font(MIN_LABEL_PIXELS) is None:  # no FreeType: one fixed bitmap font
-        fixed = ImageFont.load_default()
-        return fixed if _fits(fixed, labels, inner) else None
-    best: _Font | None = None
+    best: ImageFont.FreeTypeFont | None = None
     low, high = MIN_LABEL_PIXELS, max(MIN_LABEL_PIXELS, inner)
     while low <= high:  # text size grows with the font size
         middle = (low + high) // 2
-        font = _load_font(middle)
-        if font is not None and _fits(font, labels, inner):
-            best, low = font, middle + 1
+        face = font(middle)
+        if _fits(face, labels, inner):
+            best, low = face, middle + 1
         else:
             high = middle - 1
     return best

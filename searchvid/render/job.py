@@ -16,9 +16,11 @@ from typing import Any
 from searchvid.render.frame import Panel, Track, layout_events
 from searchvid.render.narration import Narrator, Voice
 from searchvid.render.output import OutputKind, output_kind
+from searchvid.render.policy import Ended
 from searchvid.render.settings import VideoOptions
 from searchvid.render.view import View
 from searchvid.search.events import Event
+from searchvid.search.status import Field
 
 EventSource = Iterable[Event] | Callable[[], Iterable[Event]]
 """A search's events: a stream read once, or a function that starts the seeded search afresh
@@ -44,6 +46,8 @@ class RenderJob:
         algorithm: The algorithm as readers name it, before the phase ("A* searching").
         value_name: Name of the value shown ("network"; None: "value").
         move_phase: What MOVE frames are: "solution" (a path played out) or "playing".
+        settings: The algorithm's settings as the scene gives them, for the opening and
+            closing cards (``Field("iterations", 300)``).
     """
 
     view: View
@@ -57,6 +61,7 @@ class RenderJob:
     algorithm: str = ""
     value_name: str | None = None
     move_phase: str = "solution"
+    settings: tuple[Field, ...] = ()
 
     def voice(self) -> Voice:
         """How the strip narrates this search."""
@@ -69,6 +74,7 @@ class RenderJob:
             values=self.values,
             move_phase=self.move_phase,
             captions=self.video.captions,
+            settings=self.settings,
         )
 
 
@@ -85,6 +91,10 @@ class RenderResult:
         events: Events consumed (the search is cut after the last frame).
         seconds: Wall time of the whole render, search included.
         path: The output written.
+        ended: Why the video ended, as ``run --json`` says it: ``"complete"`` (the search
+            ran to its end), ``"max_frames"`` (the video filled up and the search was cut)
+            or ``"max_events"`` (the event budget was spent). A render from a scene sets it;
+            other producers leave the default.
     """
 
     frames: int
@@ -92,9 +102,13 @@ class RenderResult:
     events: int
     seconds: float
     path: Path
+    ended: Ended = "complete"
 
     def __str__(self) -> str:
-        return f"{self.frames} frames in {self.seconds:.1f} s -> {self.path}"
+        line = f"{self.frames} frames in {self.seconds:.1f} s -> {self.path}"
+        if self.ended != "complete":
+            line += f" (cut at {self.ended}: the search did not end)"
+        return line
 
     def _repr_html_(self) -> str:
         """HTML for Jupyter and IPython: the video itself, no IPython import needed."""

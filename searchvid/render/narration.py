@@ -65,6 +65,8 @@ class Voice:
         move_phase: What MOVE frames are ("solution" for a found path played out,
             "playing" for committed moves of a game).
         captions: Whether to narrate each frame on a caption line.
+        settings: The algorithm's settings as the scene gives them (``iterations 300``),
+            for the opening and closing cards.
     """
 
     title: str
@@ -75,6 +77,17 @@ class Voice:
     values: bool = True
     move_phase: str = "solution"
     captions: bool = False
+    settings: tuple[Field, ...] = ()
+
+
+class Card(enum.Enum):
+    """A frame whose strip is a card rather than its step: the first frame opens the video,
+    the last one closes it."""
+
+    OPENING = "opening"
+    """The problem, the algorithm and its settings, over the start position."""
+    CLOSING = "closing"
+    """The result, what it cost and (in a race) the finishing order."""
 
 
 class Narration:
@@ -129,6 +142,41 @@ class Narration:
             shown.append(_value_field("best", self._value_words(best)))
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(voice.title, self._phase(event, ending), tuple(shown), caption)
+
+    def opening(self, event: Event) -> HudText:
+        """The opening card's strip, over the start position ``event`` shows: the problem
+        in one line (the domain's :meth:`~searchvid.Domain.describe_problem`, else the start
+        position's label), then the algorithm and its settings."""
+        voice, node = self.voice, event.node
+        narrator = voice.narrator
+        describe = getattr(narrator, "describe_problem", None)
+        problem = describe(node) if describe is not None else None
+        if not problem:
+            problem = f"from {narrator.label(node)}" if narrator is not None else "the start"
+        fields = (Field("search:", voice.algorithm or "search"), *voice.settings)
+        caption = "the start position" if voice.captions else None
+        return HudText(voice.title, problem, fields, caption)
+
+    def closing(
+        self,
+        event: Event,
+        best: float | None,
+        fields: Sequence[Field],
+        ending: Ending,
+        place: str | None = None,
+    ) -> HudText:
+        """The closing card's strip: the last frame's (what happened, and the counters that
+        say what it cost), its caption one line on the result: the algorithm, its
+        settings and, in a race, ``place`` (``"finished 1st of 3"``)."""
+        text = self.text(event, best, False, fields, ending)
+        shown = text.fields if place is None else (Field("race:", place), *text.fields)
+        caption = None
+        if self.voice.captions:
+            voice = self.voice
+            settings = ", ".join(f.text() for f in voice.settings)
+            who = f"{voice.algorithm} ({settings})" if settings else voice.algorithm or "search"
+            caption = f"{who}: {text.phase}"
+        return HudText(text.title, text.phase, shown, caption)
 
     def _phase(self, event: Event, ending: Ending | None) -> str:
         """``A* searching``, ``MCTS playing``; on the last frame what happened, ``solved in

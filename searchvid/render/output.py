@@ -31,13 +31,15 @@ class OutputKind(enum.Enum):
     GIF = "gif"
     FOLDER = "folder"
     HTML = "html"
+    VTT = "vtt"
+    """Captions (WebVTT) and their chapters: no pixels (:mod:`searchvid.render.vtt`)."""
 
 
 def output_kind(path: Path) -> OutputKind:
     """The format a render to ``path`` writes.
 
-    ``.mp4``, ``.gif`` and ``.html`` (any case) pick those; an existing directory or a path
-    without a suffix is a PNG folder.
+    ``.mp4``, ``.gif``, ``.html`` and ``.vtt`` (any case) pick those; an existing directory
+    or a path without a suffix is a PNG folder.
 
     Raises:
         UsageError: Any other suffix.
@@ -51,10 +53,13 @@ def output_kind(path: Path) -> OutputKind:
         return OutputKind.GIF
     if suffix == ".html":
         return OutputKind.HTML
+    if suffix == ".vtt":
+        return OutputKind.VTT
     if not suffix:
         return OutputKind.FOLDER
     raise UsageError(
-        f"{path}: unsupported output '{path.suffix}'; allowed: .mp4, .gif, .html or a folder"
+        f"{path}: unsupported output '{path.suffix}'; allowed: .mp4, .gif, .html, .vtt (captions) "
+        "or a folder"
     )
 
 

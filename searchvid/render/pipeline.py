@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,29 +21,45 @@ import numpy.typing as npt
 from searchvid.errors import RunError, UsageError
 from searchvid.render.boardlegend import Mark
 from searchvid.render.canvas import PixelFormat
+from searchvid.render.cards import (
+    Shown,
+    card_of,
+    held_last,
+    opening_hold,
+)
 from searchvid.render.encode import open_encoder, write_png
 from searchvid.render.frame import FrameLayout, FramePainter
 from searchvid.render.html import Annotates
-from searchvid.render.hud import HudText
 from searchvid.render.job import EventSource, RenderJob, RenderResult, track
-from searchvid.render.narration import Ending, Narration
-from searchvid.render.output import check_target
-from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD, assign_frames
+from searchvid.render.narration import Card, Ending
+from searchvid.render.output import OutputKind, check_target
 from searchvid.render.settings import VideoOptions
+from searchvid.render.stepping import (
+    Run,
+    frame_hold,
+    frame_holds,
+    frames_with_best,
+    normalise,
+    status_reader,
+    strip_texts,
+    timed_strips,
+)
 from searchvid.render.writer import VideoWriter
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 from searchvid.signals import checkpoint, run_to_completion
-from searchvid.usercode import describe_failure
 
 __all__ = [
     "RenderJob",
     "RenderResult",
     "VideoWriter",
+    "drawn_frames",
+    "frame_holds",
     "frame_size",
     "render",
     "render_frame",
     "strip_texts",
+    "timed_strips",
     "write_png",
 ]
 
@@ -81,32 +97,38 @@ def render(
         RunError: The encoder failed, a tile image is missing, or no event became a frame.
     """
     start = time.perf_counter()
-    check_target(output)  # an unusable output path fails before any work
-    sources, jobs = _normalise(events, job)
+    # an unusable output path fails before any work
+    if check_target(output) is OutputKind.VTT:  # captions: words and times, no pixels
+        from searchvid.render.vtt import write_captions
+
+        return write_captions(events, job, output, progress=progress, snapshots=snapshots)
+    sources, jobs = normalise(events, job)
     video = jobs[0].video
     painter = frame_painter(sources, jobs, title)
     encoder = open_encoder(
         output,
         width=painter.width,
         height=painter.height,
-        video=video,
+        video=held_last(video),
         palette=painter.palette,
         title=title,
     )
     annotate = encoder.annotate if isinstance(encoder, Annotates) else None
     snapper = _Snapshots(jobs[0], snapshots) if snapshots is not None else None
-    run = _Run(sources, jobs, painter, snapper)
-    move_hold = max(0, round(video.hold_moves * video.fps) - 1)
-    best_hold = max(0, round(video.hold_improvements * video.fps) - 1)
+    run = Run(sources, jobs, painter, snapper)
+    move_hold, best_hold = frame_holds(video)
     frames = 0
     with encoder, _kept_on_success(snapper):
         buffer = painter.open(encoder.pixel_format)
         for shown in run.frames():
             checkpoint()  # a signal the code it hit swallowed, or held back, stops here
-            run.draw(shown)
+            card = card_of(video, frames, shown)
+            run.draw(shown, card)
             if annotate is not None:
                 annotate(_frame_details(shown, jobs))
-            hold = _hold(shown, move_hold, best_hold)
+            hold = frame_hold(shown, run.fresh, move_hold, best_hold)
+            if card is Card.OPENING:
+                hold = max(hold, opening_hold(video))
             encoder.write(buffer.frame, buffer.take_dirty(), hold=hold)
             frames += 1
             if progress is not None:
@@ -142,19 +164,6 @@ def frame_size(
         return 0, 0
     wanted = list(panels) if panels is not None else [video.tree] * len(listed)
     return FrameLayout(listed, video, wanted, marks=marks).size
-
-
-def _hold(shown: Sequence[Shown], move_hold: int, best_hold: int) -> int:
-    """Extra frame durations the current frame stays on screen: a committed move or a new
-    best in any column holds it."""
-    hold = 0
-    for item in shown:
-        if item is not None:
-            if item[0].kind in _PLAYED:
-                hold = max(hold, move_hold)
-            if item[2]:
-                hold = max(hold, best_hold)
-    return hold
 
 
 def _frame_details(shown: Sequence[Shown], jobs: Sequence[RenderJob]) -> dict[str, Any]:
@@ -210,23 +219,23 @@ def render_frame(
     Raises:
         UsageError: ``index`` is out of range.
     """
-    sources, jobs = _normalise(events, job)
+    sources, jobs = normalise(events, job)
     if index < 0:
         if not all(callable(s) for s in sources):
             if not _history_free(jobs):
                 raise ValueError("frames counted from the end need replayable event sources")
             return _last_frames(sources[0], jobs[0], index)
-        total = _Run(sources, jobs, None, None).count()
+        total = Run(sources, jobs, None, None).count()
         if total + index < 0:
             raise UsageError(f"frame {index} is out of range: the video has {total} frames")
         index += total
     painter = frame_painter(sources, jobs, title)
-    run = _Run(sources, jobs, painter, None)
+    run = Run(sources, jobs, painter, None)
     frames = 0
     for shown in run.frames():
         if frames == index:
             painter.open(PixelFormat.RGB24)
-            run.draw(shown)
+            run.draw(shown, card_of(jobs[0].video, index, shown))
             assert painter.buffer is not None
             return painter.buffer.frame
         frames += 1
@@ -239,8 +248,8 @@ def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray
     recent = deque(maxlen=-index)
     frames = 0
     stream = source() if callable(source) else source
-    status = _status_reader(stream)
-    for event, frame, best, improving, ending in _frames_with_best(stream, job.video):
+    status = status_reader(stream)
+    for event, frame, best, improving, ending in frames_with_best(stream, job.video):
         if frame is not None:
             frames += 1
             fields = status(event) if status is not None else ()
@@ -250,27 +259,14 @@ def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray
     event, best, improving, fields, ending = recent[0]
     painter = FramePainter([track(job, None)], job.video)
     painter.open(PixelFormat.RGB24)
-    painter.draw(0, event, best, improving=improving, fields=fields, ending=ending)
+    card = card_of(job.video, frames + index, [(event, best, improving, ending)])
+    painter.draw(0, event, best, improving=improving, fields=fields, ending=ending, card=card)
     assert painter.buffer is not None
     return painter.buffer.frame
 
 
 def _history_free(jobs: Sequence[RenderJob]) -> bool:
     return len(jobs) == 1 and jobs[0].panel is None and not hasattr(jobs[0].view, "observe")
-
-
-def _normalise(
-    events: EventSource | Sequence[EventSource], job: RenderJob | Sequence[RenderJob]
-) -> tuple[list[EventSource], list[RenderJob]]:
-    """Sources and jobs as equal-length lists (one search or several)."""
-    if isinstance(job, RenderJob):
-        single: EventSource = events  # type: ignore[assignment]
-        return [single], [job]
-    jobs = list(job)
-    sources: list[EventSource] = list(events)  # type: ignore[arg-type]
-    if len(sources) != len(jobs) or not jobs:
-        raise ValueError("one event source per job")
-    return sources, jobs
 
 
 def frame_painter(
@@ -286,236 +282,24 @@ def frame_painter(
     return FramePainter(tracks, jobs[0].video, title=title or jobs[0].title)
 
 
-_PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
-_IMPROVE = EventKind.IMPROVE
-Shown = tuple[Event, float | None, bool, Ending | None] | None
-"""What a column shows: the event of its latest frame, the best value so far, whether the
-frame shows a new best, and why it is the search's last frame (None: it is not)."""
-
-StatusReader = Callable[[Event], Sequence[Field]]
-"""The fields of a search's algorithm for the frame of an event."""
-
-
-class _Painter(Protocol):
-    """What :class:`_Run` draws with: a :class:`FramePainter`, or :class:`_Strips`."""
-
-    def observe(self, track: int, event: Event) -> None: ...
-
-    def draw(
-        self,
-        track: int,
-        event: Event,
-        best: float | None,
-        *,
-        improving: bool = False,
-        fields: Sequence[Field] = (),
-        ending: Ending | None = None,
-    ) -> None: ...
-
-
-def _status_reader(stream: Iterable[Event]) -> StatusReader | None:
-    """How to ask ``stream`` for its algorithm's fields at an event: ``status_of(event)``
-    (the fields as they were when the event was made), else ``status()`` (as they are now),
-    else None."""
-    status_of: StatusReader | None = getattr(stream, "status_of", None)
-    if status_of is not None:
-        return status_of
-    status: Callable[[], Sequence[Field]] | None = getattr(stream, "status", None)
-    if status is None:
-        return None
-    return lambda _event: status()
-
-
-_T = TypeVar("_T")
-
-
-def _naming(stream: Iterator[_T], index: int, count: int) -> Iterator[_T]:
-    """``stream``; among several searches, a failure of one names it: ``search[1]: ...``."""
-    if count == 1:
-        yield from stream
-        return
-    try:
-        yield from stream
-    except Exception as error:
-        if isinstance(error, UsageError):
-            raise UsageError(f"search[{index}]: {error}") from error
-        raise RunError(f"search[{index}]: {describe_failure(error)}") from error
-
-
-class _Run:
-    """Steps several searches together, one selected frame each per video frame."""
-
-    def __init__(
-        self,
-        sources: Sequence[EventSource],
-        jobs: Sequence[RenderJob],
-        painter: _Painter | None,
-        snapper: _Snapshots | None,
-    ) -> None:
-        self._sources = sources
-        self._video = jobs[0].video
-        self._painter = painter
-        self._snapper = snapper
-        self._status: list[StatusReader | None] = []
-        self._opened: list[Iterable[Event]] = []
-        self.events = 0
-
-    def frames(self) -> Iterator[list[Shown]]:
-        """For each video frame, what every column shows (events observed on the way)."""
-        opened = self._opened = [s() if callable(s) else s for s in self._sources]
-        self._status = [_status_reader(stream) for stream in opened]
-        streams = [
-            _naming(_frames_with_best(stream, self._video), i, len(opened))
-            for i, stream in enumerate(opened)
-        ]
-        shown: list[Shown] = [None] * len(streams)
-        live = [True] * len(streams)
-        painter = self._painter
-        while True:
-            advanced = False
-            for i, stream in enumerate(streams):
-                if not live[i]:
-                    continue
-                for event, frame, best, improving, ending in stream:
-                    self.events += 1
-                    if painter is not None:
-                        painter.observe(i, event)
-                    if i == 0 and self._snapper is not None:
-                        self._snapper.offer(event)
-                    if frame is not None:
-                        shown[i] = (event, best, improving, ending)
-                        advanced = True
-                        break
-                else:
-                    live[i] = False
-            if not advanced:
-                return
-            yield shown
-
-    def budget_spent(self) -> bool:
-        """Whether a search ended because its work budget (``max_events``) ran out."""
-        return any(getattr(stream, "budget_spent", False) for stream in self._opened)
-
-    def count(self) -> int:
-        """How many video frames the searches make (nothing observed or drawn)."""
-        return sum(1 for _ in self.frames())
-
-    def draw(self, shown: Sequence[Shown]) -> None:
-        """Paint every column's current frame."""
-        assert self._painter is not None
-        for i, item in enumerate(shown):
-            if item is not None:
-                event, best, improving, ending = item
-                status = self._status[i] if i < len(self._status) else None
-                fields = status(event) if status is not None else ()
-                self._painter.draw(
-                    i, event, best, improving=improving, fields=fields, ending=ending
-                )
-
-
-_Framed = tuple[Event, int | None, float | None, bool]
-"""An event, its frame (or None), the best value so far, and whether it is a new best."""
-
-
-def _frames_with_best(
-    events: Iterable[Event], video: VideoOptions
-) -> Iterator[tuple[Event, int | None, float | None, bool, Ending | None]]:
-    """:func:`assign_frames` plus the HUD's best value so far, whether the event's node is a
-    new best, and, for the last frame of the stream, why it is the last (else None).
-
-    To know that a frame is the last, the events after it are held back until the next frame
-    or the end of the stream, at most :data:`~searchvid.render.policy.FINAL_FRAME_LOOKAHEAD`
-    of them (a frame followed by more events without a frame counts as not the last). They
-    are yielded in order, so observers see each event before the frames after it."""
-    held: list[_Framed] = []  # a frame, then the events after it
-    seen = 0
-    for item in _with_best(events, video):
-        seen += 1
-        if held:
-            if item[1] is None and len(held) <= FINAL_FRAME_LOOKAHEAD:
-                held.append(item)
-                continue
-            yield (*held[0], None)
-            yield from ((*later, None) for later in held[1:])
-            held.clear()
-        if item[1] is None:
-            yield (*item, None)
-        else:
-            held.append(item)
-    if held:
-        yield (*held[0], _ending(events, video, held[0][1], seen))
-        yield from ((*later, None) for later in held[1:])
-
-
-def _ending(events: Iterable[Event], video: VideoOptions, frame: int | None, seen: int) -> Ending:
-    """Why the stream's last frame, ``frame``, is the last, once ``seen`` events were read."""
-    if frame is not None and frame >= video.max_frames - 1:
-        return Ending.MAX_FRAMES
-    if seen >= video.max_events:
-        return Ending.MAX_EVENTS
-    if getattr(events, "budget_spent", False):
-        return Ending.BUDGET
-    return Ending.COMPLETE
-
-
-def _with_best(events: Iterable[Event], video: VideoOptions) -> Iterator[_Framed]:
-    """:func:`assign_frames` plus the HUD's best value so far (the latest IMPROVE value) and
-    whether the next event reports the event's node as a new best (a moment to hold on);
-    such a frame shows that new best as the best.
-
-    Each event is yielded once the one after it is known (one event of lookahead)."""
-    best: float | None = None
-    previous: tuple[Event, int | None, float | None] | None = None
-    for event, frame in assign_frames(events, video):
-        if previous is not None:
-            if event.kind is _IMPROVE and event.node is previous[0].node:
-                new = event.value if event.value is not None else previous[2]
-                yield (previous[0], previous[1], new, True)
-            else:
-                yield (*previous, False)
-        if event.kind is _IMPROVE and event.value is not None:
-            best = event.value
-        previous = (event, frame, best)
-    if previous is not None:
-        yield (*previous, False)
-
-
-class _Strips:
-    """Stands in for a :class:`FramePainter` to read the status strips' words: no pixels."""
-
-    def __init__(self, jobs: Sequence[RenderJob]) -> None:
-        self.narrations = [Narration(job.voice()) for job in jobs]
-        self.texts: list[tuple[Event, HudText] | None] = [None] * len(jobs)
-
-    def observe(self, track: int, event: Event) -> None:
-        self.narrations[track].observe(event)
-
-    def draw(
-        self,
-        track: int,
-        event: Event,
-        best: float | None,
-        *,
-        improving: bool = False,
-        fields: Sequence[Field] = (),
-        ending: Ending | None = None,
-    ) -> None:
-        text = self.narrations[track].text(event, best, improving, fields, ending)
-        self.texts[track] = (event, text)
-
-
-def strip_texts(
-    events: EventSource | Sequence[EventSource], job: RenderJob | Sequence[RenderJob]
-) -> Iterator[list[tuple[Event, HudText] | None]]:
-    """For every video frame, each column's event and what its status strip says (None: a
-    column with no frame yet), with nothing drawn: the events, frame policy and words of
-    :func:`render`, for checking what the strips claim against the search."""
-    sources, jobs = _normalise(events, job)
-    strips = _Strips(jobs)
-    run = _Run(sources, jobs, strips, None)
-    for shown in run.frames():
-        run.draw(shown)
-        yield list(strips.texts)
+def drawn_frames(
+    events: EventSource | Sequence[EventSource],
+    job: RenderJob | Sequence[RenderJob],
+    wanted: Callable[[int], bool],
+    *,
+    title: str = "",
+) -> Iterator[tuple[int, npt.NDArray[np.uint8]]]:
+    """``(index, frame)`` for the frames of :func:`render` whose index ``wanted`` accepts, as
+    ``(height, width, 3)`` RGB (one buffer, redrawn: copy what you keep); the other frames
+    are not drawn (their events are observed, as for :func:`render_frame`)."""
+    sources, jobs = normalise(events, job)
+    painter = frame_painter(sources, jobs, title)
+    run = Run(sources, jobs, painter, None)
+    buffer = painter.open(PixelFormat.RGB24)
+    for index, shown in enumerate(run.frames()):
+        if wanted(index):
+            run.draw(shown, card_of(jobs[0].video, index, shown))
+            yield index, buffer.frame
 
 
 class _Snapshots:

@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import islice
+from typing import Literal
 
+from searchvid.render.cards import held_last, opening_hold
 from searchvid.render.settings import FrameSelection, VideoOptions
 from searchvid.search.events import Event, EventKind
+
+Ended = Literal["complete", "max_frames", "max_events"]
+"""Why a search's video ended: the search ran to its natural end (``complete``), the video
+was full (``max_frames``), or the event budget was spent (``max_events``: that many events,
+or that many units of work between them)."""
 
 
 def selects(selection: FrameSelection, kind: EventKind) -> bool:
@@ -113,31 +120,83 @@ def assign_frames(
             yield waiting, None
 
 
+def ending(stream: Iterator[Event], read: int, video: VideoOptions) -> Ended:
+    """Why :func:`assign_frames` stopped on ``stream``, once it has been read to its cut.
+
+    It reads one more event from ``stream`` (so call it only when done with the stream): if
+    there is none, the search ended by itself (``complete``), unless it ended because its
+    work budget ran out (the stream's ``budget_spent``, as a scene's traversals report it);
+    if there is one, the search was cut: by ``max_events`` when ``read`` reached it, else
+    by ``max_frames``. A search whose last event made the video's last frame is complete. A
+    search that fails past the cut was cut before its failure (the video never reaches it).
+
+    Args:
+        stream: The event stream that was framed, read up to the cut.
+        read: How many events were read from it.
+        video: The ``[video]`` options it was framed with.
+    """
+    try:
+        more = next(stream, None) is not None
+    except Exception:  # a failure past the cut: the search had more to do
+        more = True
+    if more:
+        return "max_events" if read >= video.max_events else "max_frames"
+    return "max_events" if getattr(stream, "budget_spent", False) else "complete"
+
+
+def ended_together(endings: Iterable[Ended | None]) -> Ended:
+    """How several searches shown together (a race) ended: ``complete`` when each ran to its
+    end, else ``max_frames`` when the video filled up before one of them ended, else
+    ``max_events``. None stands for a search that failed and is left out."""
+    seen = set(endings)
+    if "max_frames" in seen:
+        return "max_frames"
+    if "max_events" in seen:
+        return "max_events"
+    return "complete"
+
+
 def pace(streams: Iterable[Iterable[Event]], video: VideoOptions) -> VideoOptions:
-    """``video`` with ``every`` chosen so the searches fit about ``duration`` seconds.
+    """``video`` with ``every`` chosen so the searches fit about ``duration`` seconds, whole.
 
     A silent pass over each search (up to ``max_events``) counts its candidate frames and
-    the frames that are always kept (MOVE frames under ``all`` and new bests, with their
-    holds); ``every`` then thins the rest evenly into the time left after those and
-    ``hold_last``. The longest search decides. Without ``duration``, ``video`` unchanged.
+    the frames that are always kept: MOVE and ROLL frames under ``all`` and new bests, each
+    with its hold. ``every`` then thins the candidates evenly into the time left after
+    those, the opening card's hold and the last frame's hold (``hold_last``, or the closing
+    card's ``closing`` where longer), measured in frame durations as the encoder holds them.
+    It also thins enough that the frames fit ``max_frames``, so that a paced video shows
+    its search to the end rather than being cut. The longest search decides; ``every`` is
+    never made smaller than the scene's own. Without ``duration``, ``video`` unchanged.
     """
     if not video.duration:
         return video
     fps = video.fps
-    budget = round(video.duration * fps) - round(video.hold_last * fps)
+    opening = opening_hold(video) if video.hud else 0  # the card is drawn in the strip
+    budget = round(video.duration * fps) - round(held_last(video).hold_last * fps) - opening
     move_units = max(1, round(video.hold_moves * fps))
     best_units = max(1, round(video.hold_improvements * fps))
-    every = 1
+    every = video.every
+    counts: list[tuple[int, int, int, int]] = []
     for events in streams:
-        thinned = kept = 0
+        thinned = thinned_units = kept_frames = kept_units = 0
         for event in islice(events, video.max_events):
+            units = move_units if event.kind in _PLAYED else 1
             if selects(video.frames, event.kind):
                 if video.frames == "all" and event.kind in _PLAYED:
-                    kept += move_units
+                    kept_frames += 1
+                    kept_units += units
                 else:
                     thinned += 1
+                    thinned_units += units
             elif event.kind is EventKind.IMPROVE:
-                kept += best_units
-        spare = max(1, budget - kept)
-        every = max(every, -(-thinned // spare))
-    return replace(video, every=max(video.every, every))
+                kept_frames += 1
+                kept_units += best_units
+        counts.append((thinned, thinned_units, kept_frames, kept_units))
+    # Searches side by side share the video's frames, but a held frame of any of them holds
+    # them all: every search's holds beyond its frames' own durations come off everyone's time.
+    held = sum(kept_units - kept_frames for _, _, kept_frames, kept_units in counts)
+    for thinned, thinned_units, kept_frames, _ in counts:
+        spare_time = max(1, budget - kept_frames - held)
+        spare_frames = max(1, video.max_frames - kept_frames - 1)  # 1: the final frame
+        every = max(every, -(-thinned_units // spare_time), -(-thinned // spare_frames))
+    return replace(video, every=every)

@@ -40,6 +40,22 @@ class VideoOptions:
     hold_last: float = option(
         2.0, doc="Seconds the final frame stays on screen.", minimum=0, maximum=60
     )
+    opening: float = option(
+        2.0,
+        doc="Seconds the opening card stays on screen: the first frame, whose strip states the "
+        "problem, the algorithm and its settings over the start position (0: no card, the "
+        "first frame shows its own step). Needs hud.",
+        minimum=0,
+        maximum=60,
+    )
+    closing: float = option(
+        3.0,
+        doc="Seconds, at least, the closing card stays on screen: the last frame, whose strip "
+        "states the result and what it cost (and, in a race, the finishing order and the "
+        "winner); it stays max(hold_last, closing) seconds (0: no card). Needs hud.",
+        minimum=0,
+        maximum=60,
+    )
     hold_moves: float = option(
         0.0,
         doc="Seconds each MOVE frame (a committed move, a solution played out) stays on "
@@ -96,6 +112,16 @@ class VideoOptions:
         doc="Height of the tree panel in pixels (0: as high as the board, at least 400).",
         minimum=0,
         maximum=4096,
+    )
+    filmstrip: int = option(
+        0,
+        doc="Boards in a strip under the board showing the search's own structure: "
+        "breadth-first, best-first and A* the node being expanded, then the next frontier "
+        "nodes in the order they will be taken, with their depth or g, h and f; beam search "
+        "the level's boards in rank order, then the best ones it dropped, crossed out "
+        "(0 = no strip).",
+        minimum=0,
+        maximum=12,
     )
     quality: Quality = option(
         "default", doc="Encoder preset: draft (fast), default, final (slow, best)."

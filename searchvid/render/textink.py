@@ -7,14 +7,18 @@ sharp at 12 px, where Pillow's bundled Aileron runs words together ("Sort:breadt
 figures are tabular (every digit has one advance, and no pair of digits is kerned), so a
 counter's digits keep their places as its value changes.
 
-Whole strings are set at once, so kerning and advances are the font's own. Text comes in
-two inks:
+Whole strings are set at once, so kerning and advances are the font's own. Every text is
+anti-aliased: FreeType's coverage rounded to :data:`LEVELS` steps, so that a text colour on
+its background needs only ``LEVELS - 1`` blends in a GIF palette (:func:`ramp`) and every
+output format shows the same pixels. It comes in two boxes:
 
-- masks (:meth:`TextInk.ink`): monochrome, for drawing that must stay exact in any colour
-  (the tree panel, the board legend);
-- shades (:meth:`TextInk.shade`): anti-aliased coverage rounded to :data:`LEVELS` steps, so
-  that a text colour on its background needs only ``LEVELS - 1`` blends in a GIF palette
-  (:func:`ramp`) and every output format shows the same pixels.
+- inks (:meth:`TextInk.ink`): the rows of a line's ink, trimmed after the last inked
+  column, for drawing laid out by the ink's box (the tree panel and its legend), which is
+  measured (:meth:`TextInk.width`) as a monochrome rendering inks it: the anti-aliased
+  fringe of the last letter may reach a pixel or two past it, and painters keep room for
+  it or clip it at their bounds;
+- shades (:meth:`TextInk.shade`): the font's whole line, as wide as the pen's advance
+  (the status strip, the board legend).
 """
 
 from __future__ import annotations
@@ -87,15 +91,28 @@ def levels(coverage: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return out
 
 
+def blend(pixels: npt.NDArray[np.uint8], level: npt.NDArray[np.uint8], ink: RGB) -> None:
+    """Blend ``ink`` text over ``pixels`` in place: a pixel of ink level ``k > 0`` (``level``
+    has ``pixels``' rows and columns) becomes ``ramp(ink, c)[k]``, ``c`` its colour before;
+    pixels of level 0 keep theirs. On a background of one colour, text adds only that
+    ramp's ``LEVELS - 1`` blends (``ink`` itself at full level)."""
+    inked = level > 0
+    if not inked.any():
+        return
+    beneath, where = np.unique(pixels[inked], axis=0, return_inverse=True)
+    ramps = np.array([ramp(ink, (int(r), int(g), int(b))) for r, g, b in beneath], np.uint8)
+    pixels[inked] = ramps[where.reshape(-1), level[inked]]
+
+
 class TextInk:
-    """Text in the frame's font at ``size`` pixels, as masks or as shades.
+    """Text in the frame's font at ``size`` pixels, anti-aliased: as inks or as shades.
 
     Attributes:
         size: The font size in pixels (the em height).
         height: Height of a line's ink, from the top of the tallest letters to the bottom of
-            descenders: the height of every mask.
+            descenders: the height of every ink.
         top: Rows from the font's ascender line (where a line of text starts) down to the
-            first row of every mask.
+            first row of every ink.
         line: Height of the font's line, from its ascender line to its descender line: the
             height of every shade (accents and underscores included).
     """
@@ -108,14 +125,28 @@ class TextInk:
         self.height = int(box[3]) - self.top
         ascent, descent = self._font.getmetrics()
         self.line = max(ascent + descent, int(box[3]))
-        self._cache: dict[str, npt.NDArray[np.bool_]] = {}
+        self._inks: dict[str, npt.NDArray[np.uint8]] = {}
         self._shades: dict[str, npt.NDArray[np.uint8]] = {}
         self._advances: dict[str, int] = {}
-        self._cuts: dict[tuple[str, int], npt.NDArray[np.bool_]] = {}
+        self._widths: dict[str, int] = {}
+        self._cuts: dict[tuple[str, int], str] = {}
 
     def width(self, text: str) -> int:
-        """Width of ``text``'s ink box in pixels."""
-        return int(self.ink(text).shape[1])
+        """Width of ``text``'s ink box in pixels: from the pen's start to the last column a
+        monochrome rendering inks.
+
+        Layouts (columns, legends, which notes fit) are measured by it, as they were when
+        text was monochrome, so anti-aliasing moves nothing. The :meth:`ink` of ``text``
+        may be a pixel or two wider: the faint right edge of its last letter.
+        """
+        width = self._widths.get(text)
+        if width is None:
+            columns = np.flatnonzero((self._render(text, "1") > 127).any(axis=0))
+            width = int(columns[-1]) + 1 if columns.size else 0
+            if len(self._widths) >= _CACHE:
+                self._widths.clear()
+            self._widths[text] = width
+        return width
 
     def advance(self, text: str) -> int:
         """Pixels the pen moves setting ``text`` as a whole (kerning included), rounded up."""
@@ -127,41 +158,44 @@ class TextInk:
             self._advances[text] = advance
         return advance
 
-    def fit(self, text: str, width: int) -> npt.NDArray[np.bool_]:
-        """``text`` as a mask at most ``width`` px wide: cut and ended with "…" if longer
-        (an empty mask when not even "…" fits)."""
-        mask = self.ink(text)
-        if mask.shape[1] <= width:
-            return mask
+    def fit(self, text: str, width: int) -> str:
+        """``text`` as set in at most ``width`` px of ink (as :meth:`width` measures): whole
+        if it fits, else its longest prefix that fits ended with "…" ("" when not even "…"
+        fits)."""
+        if self.width(text) <= width:
+            return text
         key = (text, width)
         cut = self._cuts.get(key)
         if cut is None:
-            cut = self.ink("")
+            cut = ""
             lo, hi = 0, len(text)  # the longest prefix that fits with its "…"
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if self.ink(text[:mid].rstrip() + "…").shape[1] <= width:
+                if self.width(text[:mid].rstrip() + "…") <= width:
                     lo = mid
                 else:
                     hi = mid - 1
-            if self.ink("…").shape[1] <= width:
-                cut = self.ink(text[:lo].rstrip() + "…")
+            if self.width("…") <= width:
+                cut = text[:lo].rstrip() + "…"
             if len(self._cuts) >= _CACHE:
                 self._cuts.clear()
             self._cuts[key] = cut
         return cut
 
-    def ink(self, text: str) -> npt.NDArray[np.bool_]:
-        """``text`` as a monochrome ``(height, width)`` mask, trimmed to its ink."""
-        mask = self._cache.get(text)
-        if mask is None:
-            full = self._render(text, "1") > 127
+    def ink(self, text: str) -> npt.NDArray[np.uint8]:
+        """``text`` anti-aliased: a ``(height, width)`` array of ink levels from 0 to
+        :data:`LEVELS`, the rows of a line's ink (from :attr:`top`), from the pen's start
+        to the last column any level reaches (which may lie a pixel or two past
+        :meth:`width`)."""
+        ink = self._inks.get(text)
+        if ink is None:
+            full = levels(self._render(text, "L"))
             columns = np.flatnonzero(full.any(axis=0))
-            mask = full[:, : int(columns[-1]) + 1] if columns.size else full[:, :0]
-            if len(self._cache) >= _CACHE:
-                self._cache.clear()
-            self._cache[text] = mask
-        return mask
+            ink = full[:, : int(columns[-1]) + 1] if columns.size else full[:, :0]
+            if len(self._inks) >= _CACHE:
+                self._inks.clear()
+            self._inks[text] = ink
+        return ink
 
     def shade(self, text: str, *, keep: bool = True) -> npt.NDArray[np.uint8]:
         """``text`` anti-aliased: a ``(line, width)`` array of ink levels from 0 to
@@ -186,8 +220,9 @@ class TextInk:
     def _render(
         self, text: str, mode: str, advance: int | None = None, *, whole_line: bool = False
     ) -> npt.NDArray[np.uint8]:
-        """``text`` drawn at the left edge of a line, with room for ink that reaches past
-        its advance (trimmed by the caller): the ink's rows, or the font's whole line."""
+        """``text`` drawn at the left edge of a line in font mode ``mode`` ("L": 8-bit
+        coverage, "1": monochrome), with room for ink that reaches past its advance
+        (trimmed by the caller): the ink's rows, or the font's whole line."""
         width = (self.advance(text) if advance is None else advance) + 2 * self.height
         rows, top = (self.line, 0) if whole_line else (self.height, self.top)
         image = Image.new("L", (width, rows), 0)

@@ -39,7 +39,9 @@ from searchvid.render.treemarks import (
     count,
     cross,
     fit,
+    ink_ramp,
     number,
+    paint_ink,
     paint_line,
     paint_mask,
     paint_shape,
@@ -282,22 +284,24 @@ class TreeItems(TreeState):
         """``text`` centred on column ``x`` from pixel row ``top`` (``at``), cut to the slot's
         width, on a background gap in the edge that passes under the item."""
         x, top = at
-        ink = font.fit(text, slot.right - slot.left - 4)
+        ink = font.ink(font.fit(text, slot.right - slot.left - 4))
         h, w = ink.shape
         if not w:
             return
         left = x + 1 - w // 2
-        gap_left = max(0, slot.left, left - 2)
-        self.pixels[max(0, top - 1) : top + h + 1, gap_left : left + w + 2] = self._rgb[BG]
-        paint_mask(self.pixels, top, left, ink, self._rgb[color])
+        gap = slice(max(0, slot.left, left - 2), min(slot.right, left + w + 2))
+        self.pixels[max(0, top - 1) : top + h + 1, gap] = self._rgb[BG]
+        shades = self._rgb[ink_ramp(color)]
+        paint_ink(self.pixels, top, left, ink, shades, right=slot.right)
 
     def _paint_note(self, text: str, color: int, top: int, left: int, right: int) -> None:
-        """``text`` left-aligned at ``left`` in the band from ``top``, if it fits."""
-        ink = self._text.ink(text)
-        if ink.shape[1] > right - left:
+        """``text`` left-aligned at ``left`` in the band from ``top``, if it fits before
+        ``right`` (on the slot's background, cleared before the item is painted)."""
+        if self._text.width(text) > right - left:
             return
+        ink = self._text.ink(text)
         y = top + (self._band - ink.shape[0]) // 2
-        paint_mask(self.pixels, y, left, ink, self._rgb[color])
+        paint_ink(self.pixels, y, left, ink, self._rgb[ink_ramp(color)], right=right)
 
     def _paint_bus(self, p: int, rect: Rect, highlight: int, played: int) -> None:
         """The edges from ``p`` down to its children: a bar across and a drop to each;

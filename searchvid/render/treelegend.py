@@ -26,6 +26,8 @@ from searchvid.render.treemarks import (
     VISITED_I,
     Pixels,
     cross,
+    ink_ramp,
+    paint_ink,
     paint_line,
     paint_mask,
     paint_shape,
@@ -194,11 +196,11 @@ class TreeLegend:
                 x = x + _GAP & ~1
 
     def _words(self, pixels: Pixels, top: int, x: int, words: str) -> int:
-        ink = self.text.ink(words)
+        ink, width = self.text.ink(words), self.text.width(words)
         y = top + (self.line_height - ink.shape[0]) // 2
-        if x + ink.shape[1] <= pixels.shape[1]:
-            paint_mask(pixels, y, x, ink, self._rgb[TEXT_I])
-        return x + int(ink.shape[1])
+        if x + width <= pixels.shape[1]:  # (the gap after the words holds ink's fringe)
+            paint_ink(pixels, y, x, ink, self._rgb[ink_ramp(TEXT_I)])
+        return x + width
 
     def _scale(self, pixels: Pixels, top: int, swatch_top: int, x: int) -> int:
         low, high = self.ends

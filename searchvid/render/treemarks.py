@@ -27,8 +27,10 @@ The greys differ in lightness from the colours they share a shape with, so that 
 with any common colour-vision deficiency still tell them apart (tests/render/test_palette.py
 simulates protanopia, deuteranopia and tritanopia).
 
-Drawing is exact: no anti-aliasing, lines 2 px wide on even columns (4 px for played
-edges), boxes of sizes 2 mod 4 centred on even pixel pairs.
+Shapes are exact: no anti-aliasing, lines 2 px wide on even columns (4 px for played
+edges), boxes of sizes 2 mod 4 centred on even pixel pairs. Text is anti-aliased on the
+panel's background (:func:`paint_ink`): each text colour brings its ``LEVELS - 1`` blends
+with the background (:data:`INK_BLENDS`), so the panel's colour table stays small and exact.
 """
 
 from __future__ import annotations
@@ -46,9 +48,12 @@ from searchvid.render.palette import (
     diverging,
     sequential,
 )
+from searchvid.render.textink import LEVELS, ramp
 
 Pixels = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
+Ink = npt.NDArray[np.uint8]
+"""Anti-aliased text: ink levels from 0 (background) to ``LEVELS`` (full ink)."""
 
 # -- colours --------------------------------------------------------------------------------
 
@@ -86,17 +91,36 @@ BASE_COLORS: tuple[RGB, ...] = (
 )
 """The colours of every panel; a panel with values adds one scale."""
 
-COLORS: tuple[RGB, ...] = (*BASE_COLORS, *SEQUENTIAL, *DIVERGING)
+TEXT_INKS: tuple[RGB, ...] = (TEXT, PATH, PRUNED)
+"""The colours the panel writes in: words and counts, the current node's name, pruned counts."""
+INK_BLENDS: tuple[RGB, ...] = tuple(
+    blend for ink in TEXT_INKS for blend in ramp(ink, BACKGROUND)[1:LEVELS]
+)
+"""The anti-aliased edges of text: the ``LEVELS - 1`` blends of each of :data:`TEXT_INKS`
+on the background, in that order."""
+
+COLORS: tuple[RGB, ...] = (*BASE_COLORS, *SEQUENTIAL, *DIVERGING, *INK_BLENDS)
 """Every colour any panel draws (thumbnails add their own)."""
 
 BG, EDGE_I, PATH_I, TEXT_I, FRONTIER_I, VISITED_I, DROPPED_I, CROSS_I = range(8)
 PLAYED_I, PRUNED_I, HIDDEN_I, SCALE_I = 8, 9, 10, 11
 """Indices into a panel's colour table; the scale's colours follow ``SCALE_I``."""
+BLENDS_I = SCALE_I + SCALE_STEPS
+"""Index of the first of :data:`INK_BLENDS` in a panel's colour table (after the scale)."""
+_INK_I = (TEXT_I, PATH_I, PRUNED_I)  # the indices of TEXT_INKS
 
 
 def panel_colors(two_players: bool) -> tuple[RGB, ...]:
-    """A panel's colour table: the base colours, then its value scale."""
-    return (*BASE_COLORS, *(DIVERGING if two_players else SEQUENTIAL))
+    """A panel's colour table: the base colours, its value scale, then the text's blends."""
+    return (*BASE_COLORS, *(DIVERGING if two_players else SEQUENTIAL), *INK_BLENDS)
+
+
+def ink_ramp(color: int) -> list[int]:
+    """The indices of the colour of each ink level of text in ``color`` (``TEXT_I``,
+    ``PATH_I`` or ``PRUNED_I``) on the background: ``LEVELS + 1`` of them, ``BG`` first and
+    ``color`` last, as :func:`~searchvid.render.textink.ramp` blends them."""
+    first = BLENDS_I + _INK_I.index(color) * (LEVELS - 1)
+    return [BG, *range(first, first + LEVELS - 1), color]
 
 
 # -- shapes ---------------------------------------------------------------------------------
@@ -116,6 +140,30 @@ def paint_mask(pixels: Pixels, top: int, left: int, mask: Mask, color: Pixels) -
         return
     region = pixels[y0:y1, x0:x1]
     region[mask[y0 - top : y1 - top, x0 - left : x1 - left]] = color
+
+
+def paint_ink(
+    pixels: Pixels, top: int, left: int, ink: Ink, shades: Pixels, *, right: int | None = None
+) -> None:
+    """Set each pixel under ``ink`` (placed at ``(top, left)``, clipped to ``pixels`` and
+    before column ``right``) whose level ``k`` is above 0 to ``shades[k]``; pixels of level
+    0 keep their colour.
+
+    ``shades`` holds ``LEVELS + 1`` colours, a text colour's ramp on the background beneath
+    (``rgb[ink_ramp(TEXT_I)]``): the text is blended over that background, so it must be
+    painted on it. ``right`` bounds the anti-aliased fringe that may pass the width text
+    is measured by (:meth:`~searchvid.render.textink.TextInk.width`).
+    """
+    h, w = ink.shape
+    end = pixels.shape[1] if right is None else min(pixels.shape[1], right)
+    y0, x0 = max(0, top), max(0, left)
+    y1, x1 = min(pixels.shape[0], top + h), min(end, left + w)
+    if y0 >= y1 or x0 >= x1:
+        return
+    region = pixels[y0:y1, x0:x1]
+    level = ink[y0 - top : y1 - top, x0 - left : x1 - left]
+    inked = level > 0
+    region[inked] = shades[level[inked]]
 
 
 def paint_line(

@@ -81,6 +81,8 @@ from searchvid.render.treemarks import (
     TEXT_I,
     VISITED,
     Pixels,
+    ink_ramp,
+    paint_ink,
     paint_mask,
     panel_colors,
     ring,
@@ -382,14 +384,15 @@ class TreePanel(TreeItems):
         pixels, rgb = self.pixels, self._rgb
         pixels[box.top : box.bottom, box.left : box.right] = rgb[BG]
         room = box.right - box.left
+        shades = rgb[ink_ramp(TEXT_I)]
         if not self._split:
             ink = self._text.ink(f"walk {self._walks}")
-            paint_mask(pixels, box.top + 2, box.left, ink[:, :room], rgb[TEXT_I])
+            paint_ink(pixels, box.top + 2, box.left, ink[:, :room], shades)
             return box
         n, k = len(self.layouts), self.decision
-        ink = self._text.ink(f"move {k + 1} of {n}")
-        paint_mask(pixels, box.top + 2, box.left, ink[:, :room], rgb[TEXT_I])
-        x = box.left + ink.shape[1] + 10 & ~1
+        words = f"move {k + 1} of {n}"
+        paint_ink(pixels, box.top + 2, box.left, self._text.ink(words)[:, :room], shades)
+        x = box.left + self._text.width(words) + 10 & ~1
         step = _CRUMB + 2
         middle = box.top + (box.bottom - box.top) // 2
         if x + n * step <= box.right:  # one mark per decision, when they all fit
@@ -404,8 +407,8 @@ class TreePanel(TreeItems):
                 paint_mask(pixels, top, x + d * step, mark, rgb[color])
             x += n * step + 8
         if self._root_name and x < box.right:
-            ink = self._text.fit(self._root_name, box.right - x)
-            paint_mask(pixels, box.top + 2, x, ink, rgb[TEXT_I])
+            ink = self._text.ink(self._text.fit(self._root_name, box.right - x))
+            paint_ink(pixels, box.top + 2, x, ink, shades, right=box.right)
         return box
 
     def _draw_legend(self) -> None:

@@ -111,6 +111,10 @@ class TreeState:
                 if i is not None and i >= 0:
                     self._pending = i
                     self._pending_node = event.node
+                    if self.decision == len(self.layouts) - 1 and self._label is not None:
+                        # The last move: no decision follows, so the header names the
+                        # position it leaves on the board rather than the one before it.
+                        self._root_name = self._label(event.node)
             elif self._pending >= 0 and kind is not _K.IMPROVE:
                 self._next_decision()
             if self._root < 0 and i is not None and i >= 0 and event.parent is None:

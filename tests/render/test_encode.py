@@ -105,7 +105,8 @@ def test_other_suffixes_are_usage_errors(tmp_path: Path, suffix: str) -> None:
     with pytest.raises(UsageError) as info:
         output_kind(target)
     assert str(info.value) == (
-        f"{target}: unsupported output '{suffix}'; allowed: .mp4, .gif, .html or a folder"
+        f"{target}: unsupported output '{suffix}'; allowed: .mp4, .gif, .html, .vtt (captions) "
+        "or a folder"
     )
 
 
@@ -458,6 +459,8 @@ def gif_check_scene(hud: bool) -> searchvid.Scene:
                 "max_frames": 40,
                 "hud": hud,
                 "hold_last": 0.5,
+                "opening": 0,  # the frames at their own pace (test_cards.py holds the cards)
+                "closing": 0,
             },
         },
         name="gif-check",

@@ -17,7 +17,8 @@ import searchvid
 from searchvid.domains.tictactoe import TicTacToeDomain
 from searchvid.errors import UserCodeError
 from searchvid.render.boardlegend import BoardLegend, marks_of
-from searchvid.render.frame import MIN_FITTED_PANEL, Boards, fit_width
+from searchvid.render.fitting import MIN_FITTED_PANEL, MIN_FITTED_TILE, fit_width
+from searchvid.render.frame import Boards
 from searchvid.render.pipeline import frame_painter
 from searchvid.render.textink import MIN_TEXT
 from searchvid.resources import builtin_scenes_dir
@@ -112,14 +113,30 @@ def test_stacked_columns_stand_one_above_the_other() -> None:
     first, second = layout.columns
     assert layout.stacked
     assert first.left == second.left == 0
-    assert first.top == layout.title_height
-    assert first.legend_top == first.top + first.height
-    assert first.strip_top == first.legend_top + layout.legend_height
+    assert layout.legend_height > 0
+    (legend,) = layout.legends  # one key for every board, under the title
+    assert (legend.top, legend.left, legend.width) == (layout.title_height, 0, layout.width)
+    assert first.top == layout.title_height + layout.legend_height
+    assert first.strip_top == first.legend_top == first.top + first.height
     assert second.top == first.strip_top + layout.strip_height + layout.gap
     assert layout.height == second.strip_top + layout.strip_height
-    assert [(b.top, b.left, b.width) for b in layout.legends] == [
-        (c.legend_top, c.left, c.width) for c in layout.columns
-    ]
+
+
+def test_auto_stacks_columns_whose_tiles_would_be_too_small_to_read() -> None:
+    scene = searchvid.load_scene("watersort-race").with_overrides(width=720)
+    boards = boards_of(scene)
+    assert boards.label_size is None  # no text on the boards: the tiles' size decides
+    fitted = fit_width(scene.video, boards, max_pixels=MAX_FRAME_PIXELS)
+    assert fitted.arrange == "stacked"
+    assert fitted.tile_size >= MIN_FITTED_TILE
+    side = fit_width(
+        dataclasses.replace(scene.video, arrange="side-by-side"),
+        boards,
+        max_pixels=MAX_FRAME_PIXELS,
+    )
+    assert side.tile_size < MIN_FITTED_TILE
+    wide = searchvid.load_scene("watersort-race").with_overrides(width=2400)
+    assert fit_width(wide.video, boards_of(wide), max_pixels=MAX_FRAME_PIXELS).arrange == "auto"
 
 
 def test_columns_side_by_side_share_one_legend_across_the_frame() -> None:

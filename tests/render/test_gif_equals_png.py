@@ -176,10 +176,10 @@ def test_a_gif_plays_each_frame_as_long_as_the_player_does(tmp_path: Path) -> No
     ticks = np.cumsum([0] + [1 + hold for hold in holds])
     ends = [round(100 * int(t) / 24) for t in ticks]
     expected = [b - a for a, b in itertools.pairwise(ends)]
-    expected[-1] += 150
+    expected[-1] += 300  # held max(hold_last, closing) = 3 s: the closing card
     played = [frame.delay for frame in frames_as_browsers_show(read_gif(tmp_path / "v.gif"))]
     assert played == expected
-    assert sum(played) == round(100 * (60 + sum(holds)) / 24) + 150
+    assert sum(played) == round(100 * (60 + sum(holds)) / 24) + 300
     assert differing_frames(tmp_path / "v.gif", tmp_path / "frames") == ([], 60)
     differ = [
         index

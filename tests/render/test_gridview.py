@@ -13,6 +13,7 @@ from searchvid.render.gridview import INK_DARK, INK_LIGHT, GridView, parse_color
 from searchvid.render.hud import HUD_COLORS
 from searchvid.render.pipeline import RenderJob, render
 from searchvid.render.settings import VideoOptions
+from searchvid.render.textink import LEVELS, ramp
 from searchvid.search.events import Event, EventKind
 
 BORDER = (10, 10, 10)
@@ -104,15 +105,34 @@ def test_a_bad_shape_is_a_value_error(shape: Any) -> None:
 
 
 def test_the_palette_must_fit_a_gif_with_the_status_strip() -> None:
-    fits = {i: (i, 100, 50) for i in range(MAX_COLORS - len(HUD_COLORS))}
-    # the default border and label inks are the status strip's greys: no extra colour
-    assert len(GridView((1, 1), colors=fits, labels={0: "x", 1: "y"}).values) == len(fits)
+    # the default border and label inks are the status strip's greys; each label adds the
+    # blends of its ink with its cell's colour (two labels on far-apart fills: 8 blends)
+    labels = {0: "x", 200: "y"}
+    blends = len(LABELLED_BLENDS)
+    assert blends == 2 * (LEVELS - 1)
+    fits = {i: (i, 100, 50) for i in range(MAX_COLORS - len(HUD_COLORS) - blends)}
+    assert len(GridView((1, 1), colors=fits, labels=labels).values) == len(fits)
     with pytest.raises(ValueError, match=f"257 distinct colours.*at most {MAX_COLORS}"):
-        GridView((1, 1), colors=fits, border=(1, 2, 3))
+        GridView((1, 1), colors=fits, labels=labels, border=(1, 2, 3))
     with pytest.raises(ValueError, match="257 distinct colours"):
-        GridView((1, 1), colors=fits | {1000: (1, 1, 1)}, border=None)
-    with pytest.raises(ValueError, match="257 distinct colours"):
-        GridView((1, 1), colors=fits, labels={0: "x"}, label_colors={0: "#ffcc00"})
+        GridView((1, 1), colors=fits | {1000: (1, 1, 1)}, labels=labels, border=None)
+    with pytest.raises(ValueError, match="260 distinct colours"):  # 4 more blends
+        GridView((1, 1), colors=fits, labels=labels | {100: "z"})
+    with pytest.raises(ValueError, match="257 distinct colours"):  # an ink, 4 other blends
+        GridView((1, 1), colors=fits, labels=labels, label_colors={0: "#ffcc00"})
+
+
+LABELLED_BLENDS = {
+    *ramp(INK_LIGHT, (0, 100, 50))[1:LEVELS],
+    *ramp(INK_LIGHT, (200, 100, 50))[1:LEVELS],
+}
+"""The blends of the two labels of the palette test (both fills take the light ink)."""
+
+
+def label_colours(value: int) -> set[tuple[int, int, int]]:
+    """The colours a label may hold on ``value``'s cell: its ink and the ink's blends."""
+    ink = INK_DARK if value == 0 else INK_LIGHT
+    return set(ramp(ink, RGB[value])[1:])
 
 
 # --- grids -----------------------------------------------------------------------------
@@ -205,7 +225,7 @@ def test_a_tile_holds_only_its_colour_border_and_label_ink(size: int, value: int
     pixels = tile(view(), value, size)
     allowed = {RGB[value], BORDER}
     if value in LABELS:
-        allowed.add(INK_DARK if value == 0 else INK_LIGHT)
+        allowed |= label_colours(value)
     assert colors_of(pixels) <= allowed
     assert RGB[value] in colors_of(pixels)
     assert tuple(pixels[0, 0]) == BORDER
@@ -242,8 +262,10 @@ def inked(pixels: np.ndarray, ink: tuple[int, int, int]) -> np.ndarray:
 
 @pytest.mark.parametrize("size", [32, 100, 120])
 def test_a_label_is_drawn_in_the_centre(size: int) -> None:
-    pixels = tile(view(), 7, size)  # dark blue: white ink
-    ink = inked(pixels, INK_LIGHT)
+    pixels = tile(view(), 7, size)  # dark blue: white ink, anti-aliased
+    ink = np.zeros(pixels.shape[:2], dtype=bool)
+    for colour in label_colours(7):
+        ink |= inked(pixels, colour)
     rows, cols = np.nonzero(ink)
     assert ink.sum() > size * size // 50
     centre = size / 2
@@ -272,7 +294,8 @@ def test_label_ink_contrasts_with_the_cell_unless_given() -> None:
     assert INK_LIGHT in colors_of(tile(automatic, -1, 100))  # black cell
     assert INK_DARK in colors_of(tile(automatic, 0, 100))  # near-white cell
     chosen = view(labels=labels, label_colors={-1: "#ffcc00"})
-    assert colors_of(tile(chosen, -1, 100)) == {RGB[-1], BORDER, (255, 204, 0)}
+    blends = ramp((255, 204, 0), RGB[-1])[1:]  # anti-aliased: every level shows
+    assert colors_of(tile(chosen, -1, 100)) == {RGB[-1], BORDER, *blends}
 
 
 def test_tiles_are_deterministic() -> None:
@@ -292,7 +315,7 @@ def test_an_odd_or_tiny_tile_size_is_refused(size: int) -> None:
 
 def test_the_atlas_palette_is_the_declared_colours() -> None:
     atlas = TileAtlas(view().tileset, 100, extra_colors=HUD_COLORS)
-    expected = {*RGB.values(), BORDER, INK_LIGHT, INK_DARK, *HUD_COLORS}
+    expected = {*RGB.values(), BORDER, *HUD_COLORS, *label_colours(3), *label_colours(7)}
     assert {tuple(int(c) for c in color) for color in atlas.palette} == expected
 
 

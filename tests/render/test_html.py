@@ -107,7 +107,8 @@ def encode(path: Path, frames: list[tuple[np.ndarray, Rect | None]], **kw: Any) 
 def test_html_is_the_output_kind_of_dot_html(tmp_path: Path) -> None:
     assert output_kind(tmp_path / "x.html") is OutputKind.HTML
     assert output_kind(tmp_path / "x.HTML") is OutputKind.HTML
-    with pytest.raises(UsageError, match=r"allowed: \.mp4, \.gif, \.html or a folder"):
+    allowed = r"allowed: \.mp4, \.gif, \.html, \.vtt \(captions\) or a folder"
+    with pytest.raises(UsageError, match=allowed):
         output_kind(tmp_path / "x.htm")
 
 
@@ -297,10 +298,18 @@ def test_a_thousand_frames_of_a_900_by_962_board_stay_a_few_megabytes(tmp_path: 
 
 SHAPE = (3, 4)
 TILE = 16
+NO_CARDS = {"opening": 0, "closing": 0}  # the frames and holds as the search makes them
 
 
 def job(**video: object) -> RenderJob:
-    options = {"tile_size": TILE, "fps": 10, "max_frames": 40, "hold_last": 0.5, **video}
+    options = {
+        "tile_size": TILE,
+        "fps": 10,
+        "max_frames": 40,
+        "hold_last": 0.5,
+        **NO_CARDS,
+        **video,
+    }
     return RenderJob(FakeView(SHAPE), VideoOptions(**options), "walk · fake")  # type: ignore[arg-type]
 
 

@@ -18,10 +18,18 @@ from searchvid.search.events import Event, EventKind
 
 SHAPE = (3, 4)
 TILE = 16
+NO_CARDS = {"opening": 0, "closing": 0}  # the frames and holds as the search makes them
 
 
 def job(**video: object) -> RenderJob:
-    options = {"tile_size": TILE, "fps": 10, "max_frames": 40, "hold_last": 0.5, **video}
+    options = {
+        "tile_size": TILE,
+        "fps": 10,
+        "max_frames": 40,
+        "hold_last": 0.5,
+        **NO_CARDS,
+        **video,
+    }
     return RenderJob(FakeView(SHAPE), VideoOptions(**options), "walk · fake")  # type: ignore[arg-type]
 
 

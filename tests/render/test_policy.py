@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -169,13 +170,17 @@ def test_pace_chooses_every_to_fit_the_duration() -> None:
 
     from searchvid.render.policy import pace
 
-    video = VideoOptions(fps=10, duration=30.0, hold_last=2.0, max_frames=100_000)
+    video = VideoOptions(fps=10, duration=30.0, hold_last=2.0, max_frames=100_000, hud=False)
     paced = pace([long_search()], video)
     # 300 frame durations, 20 of them for the last frame's hold, 10 for the moves: 270 left
     assert paced.every == -(-10_000 // 270)
     frames = sum(f is not None for _, f in assign_frames(long_search(), paced))
     assert abs((frames + 20) / 10 - 30.0) <= 1.0  # about the duration asked for
     assert pace([long_search()], VideoOptions()) == VideoOptions()
+    # With the status strip, the cards' holds come off too: the closing card stays 3 s
+    # (longer than hold_last), the opening card 2 s (19 durations more than its frame).
+    carded = replace(video, hud=True, opening=2.0, closing=3.0)
+    assert pace([long_search()], carded).every == -(-10_000 // (300 - 30 - 19 - 10))
 
 
 def test_rolls_of_the_dice_are_never_thinned_away() -> None:

@@ -73,15 +73,38 @@ def test_text_is_set_as_a_whole_string_with_the_fonts_kerning() -> None:
     assert np.array_equal(text.shade(word), expected)
 
 
-def test_shades_hold_every_level_and_masks_only_two() -> None:
+def test_inks_and_shades_hold_every_level_and_are_one_rendering() -> None:
+    """An ink is the rows of a shade that hold a line's ink, trimmed after its last inked
+    column: the same anti-aliased levels, in a tighter box."""
     text = TextInk(20)
-    shade = text.shade("Railroad Ink: 0.531")
+    word = "Railroad Ink: 0.531"
+    shade, ink = text.shade(word), text.ink(word)
+    assert shade.dtype == ink.dtype == np.uint8
     assert set(np.unique(shade).tolist()) == set(range(LEVELS + 1))
-    mask = text.ink("Railroad Ink: 0.531")
-    assert mask.dtype == np.bool_
-    assert mask.any()
-    assert mask.shape[0] == text.height
+    assert set(np.unique(ink).tolist()) == set(range(LEVELS + 1))
+    assert ink.shape[0] == text.height
     assert shade.shape[0] == text.line >= text.top + text.height
+    assert ink[:, -1].any()  # trimmed at its last inked column
+    both = min(ink.shape[1], shade.shape[1])
+    rows = shade[text.top : text.top + text.height, :both]
+    assert np.array_equal(ink[:, :both], rows)
+    assert not shade[: text.top].any()
+    assert not shade[text.top + text.height :].any()
+    assert abs(text.width(word) - ink.shape[1]) <= 3  # the anti-aliased fringe
+
+
+@pytest.mark.parametrize("word", ["current", "no value yet", "+1.2k", "move 3 of 9", "0"])
+def test_width_is_measured_as_monochrome_text_was(word: str) -> None:
+    """Layouts measure text as they did before it was anti-aliased (nothing moves): from
+    the pen's start to the last column Pillow's monochrome rendering inks."""
+    for size in (12, 14, 20):
+        text = TextInk(size)
+        image = Image.new("L", (text.advance(word) + 40, text.height), 0)
+        draw = ImageDraw.Draw(image)
+        draw.fontmode = "1"
+        draw.text((0, -text.top), word, fill=255, font=font(size))
+        columns = np.flatnonzero((np.asarray(image) > 127).any(axis=0))
+        assert text.width(word) == columns[-1] + 1
 
 
 def test_shades_hold_the_whole_line_accents_and_underscores_included() -> None:
@@ -124,7 +147,13 @@ def test_the_smallest_text_is_at_least_12_px_tall() -> None:
 
 def test_fit_cuts_with_an_ellipsis_only_when_too_wide() -> None:
     text = TextInk(14)
-    assert text.fit("short", 500) is text.ink("short")
-    cut = text.fit("a rather long label for a node", 80)
-    assert 0 < cut.shape[1] <= 80
-    assert text.fit("anything", 1).shape[1] == 0  # not even "…" fits
+    assert text.fit("short", 500) == "short"
+    long = "a rather long label for a node"
+    cut = text.fit(long, 80)
+    assert cut.endswith("…")
+    assert long.startswith(cut[:-1])
+    assert 0 < text.width(cut) <= 80
+    longer = long[: len(cut)].rstrip() + "…"  # one more letter would not fit
+    assert longer == cut or text.width(longer) > 80
+    assert text.fit("anything", 1) == ""  # not even "…" fits
+    assert text.ink("").shape == (text.height, 0)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from searchvid.render.canvas import Rect
 from searchvid.render.palette import PLAYER_COLORS
-from searchvid.render.textink import MIN_TEXT
+from searchvid.render.textink import MIN_TEXT, ramp
 from searchvid.render.treelayout import (
     ITEM_AGGREGATE,
     ITEM_NODE,
@@ -18,7 +18,7 @@ from searchvid.render.treelayout import (
     TreeLayout,
     TreeRecord,
 )
-from searchvid.render.treemarks import BASE_COLORS, DASH
+from searchvid.render.treemarks import BASE_COLORS, DASH, INK_BLENDS
 from searchvid.render.treepanel import (
     BACKGROUND,
     COLORS,
@@ -293,7 +293,9 @@ def test_only_the_panel_colours_are_drawn() -> None:
             panel.observe(event)
         panel.draw()
         assert colours_in(panel.pixels) <= set(panel.colors)
-    assert len(set(COLORS)) == len(COLORS) <= 40
+    # 11 base colours, two 9-colour scales and 4 blends for each of 3 text colours: a
+    # panel takes at most 32 of a GIF palette's 256
+    assert len(set(COLORS)) == len(COLORS) <= 41
 
 
 def test_same_events_same_bytes() -> None:
@@ -862,7 +864,10 @@ def test_long_labels_are_cut_to_their_column() -> None:
     assert rect is not None
     below = long.centre(1)[0] + long.box_size[0] // 2  # type: ignore[index]
     text = long.pixels[below : rect.bottom, rect.left : rect.right]
-    columns = np.flatnonzero((text == PATH).all(axis=2).any(axis=0))  # current: yellow
+    inked = np.zeros(text.shape[:2], dtype=bool)
+    for shade in ramp(PATH, BACKGROUND)[1:]:  # current: yellow, anti-aliased on the panel
+        inked |= (text == shade).all(axis=2)
+    columns = np.flatnonzero(inked.any(axis=0))
     width = rect.right - rect.left
     assert columns[0] >= 2  # inside the column, a gap each side
     assert columns[-1] < width - 2
@@ -918,9 +923,9 @@ def test_two_player_values_take_the_players_colours_and_name_the_ends() -> None:
     assert colour(panel, *panel.centre(1)) == PLAYER_COLORS[0]  # type: ignore[misc]
     assert colour(panel, *panel.centre(3)) == PLAYER_COLORS[1]  # type: ignore[misc]
     assert panel.scale_ends == ("O wins", "X wins")
-    assert set(panel.colors) == set(BASE_COLORS) | set(DIVERGING)
+    assert set(panel.colors) == set(BASE_COLORS) | set(DIVERGING) | set(INK_BLENDS)
     one_player = panel_of(MINIMAX, 300, 240)
-    assert set(one_player.colors) == set(BASE_COLORS) | set(SEQUENTIAL)
+    assert set(one_player.colors) == set(BASE_COLORS) | set(SEQUENTIAL) | set(INK_BLENDS)
     for legend in (panel.legend, one_player.legend):
         assert not any("player" in text for text in legend)
 
@@ -1001,3 +1006,19 @@ def test_the_current_decision_is_a_taller_mark_in_the_header() -> None:
 
     assert tallest(PLAYED) == 6  # decisions played: small squares
     assert tallest(PATH) == 12  # the current one: twice as tall
+
+
+def test_the_header_names_the_position_on_the_board() -> None:
+    """Each decision's header names the position it decides from; after the last move,
+    which no decision follows, it names the position that move left on the board."""
+    events = list(plan_events(random.Random(2), 3, 12))
+    panel = panel_of(events, 400, 300, label=lambda node: f"position {node}")
+    moves = [e for e in events if e.kind is K.MOVE]
+    for event in events:
+        panel.observe(event)
+        if event.kind is K.MOVE and event is not moves[-1]:
+            before = panel._root_name
+    panel.draw()
+    assert panel.decision == panel.decisions - 1
+    assert panel._root_name == f"position {moves[-1].node}"
+    assert before != panel._root_name

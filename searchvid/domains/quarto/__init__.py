@@ -168,6 +168,13 @@ class QuartoDomain(Domain):
             return self.describe_value(value)
         return "undecided" if value == 0.5 else None
 
+    def describe_problem(self, node: Any) -> str | None:
+        """What Quarto is, in one line."""
+        return (
+            "Quarto: 16 pieces, 4 traits; your opponent picks the piece you place; "
+            "four in a line sharing a trait wins"
+        )
+
     def describe_end(self, node: Any) -> str | None:
         """``"game over: player 0 wins"``, ``"game over: player 1 wins"`` or ``"game over:
         draw"`` at the end of the game; None before it."""

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from searchvid.domains.base import Domain
 from searchvid.domains.railroad import words
-from searchvid.domains.railroad.game import FACE_NAMES, GameState
+from searchvid.domains.railroad.game import FACE_NAMES, ROUNDS, GameState
 from searchvid.domains.railroad.grid import EXIT_CELLS
 from searchvid.domains.railroad.network import cluster_sizes, exit_roots, game_score, networks
 from searchvid.domains.railroad.rules import Board
@@ -172,6 +172,17 @@ class RailroadDomain(Domain):
         ``"end round 3"`` and ``"roll: road curve, rail straight, rail T, overpass"`` (see
         :func:`words.describe_move`)."""
         return words.describe_move(parent, child)
+
+    def describe_problem(self, node: Any) -> str | None:
+        """``"a 7x7 board, 12 exits: join them all in one network of road and rail"``; in the
+        game, the rounds and what scores."""
+        exits = len(EXIT_CELLS)
+        if isinstance(node, GameState):
+            return (
+                f"the dice game: {ROUNDS} rounds of 4 dice; exits joined, the longest road "
+                "and rail and the centre score, open ends cost"
+            )
+        return f"a 7x7 board, {exits} exits: join them all in one network of road and rail"
 
     def describe_end(self, node: Any) -> str | None:
         """``"game over: 52 points"``; under the puzzle rules ``"all 12 exits joined with 23

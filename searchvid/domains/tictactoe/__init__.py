@@ -139,6 +139,11 @@ class TicTacToeDomain(Domain):
             return self.describe_value(value)
         return "undecided" if value == 0.5 else None
 
+    def describe_problem(self, node: Any) -> str | None:
+        """``"3x3 tic-tac-toe, 3 in a row wins; X to move"``."""
+        g = self.geometry
+        return f"{g.size}x{g.size} tic-tac-toe, {g.k} in a row wins; {_MARKS[node.to_move]} to move"
+
     def describe_end(self, node: Any) -> str | None:
         """``"game over: X wins"``, ``"game over: O wins"`` or ``"game over: draw"`` at the
         end of the game; None before it."""

@@ -60,6 +60,15 @@ class TreeDomain(Domain):
     def label(self, node: Any) -> str:
         return str(node.label)
 
+    def describe_problem(self, node: Any) -> str | None:
+        """``"a tree of 8 nodes, from Root"``: the tree below ``node``."""
+        count, stack = 0, [node.tree]
+        while stack:  # no recursion: trees may be deep
+            tree = stack.pop()
+            count += 1
+            stack.extend(tree.children)
+        return f"a tree of {count} node{'s' if count != 1 else ''}, from {node.label}"
+
     def status(self, node: Any) -> Sequence[Field]:
         """``at Beam Search``: the label of the node shown."""
         return (Field("at", str(node.label)),)

@@ -15,8 +15,10 @@ line on any of their four half-edges. A frame shows:
 
 Every state has a shape or line style besides its colour (Okabe-Ito tints), and the view
 declares them as :attr:`TreeView.marks`, so the frame's legend explains them. Tiles are
-drawn at run time with Pillow at the requested size, without anti-aliasing and from a
-handful of flat colours, so GIF palettes stay exact.
+drawn at run time with Pillow at the requested size from a handful of flat colours; labels
+are set in the frame's font (:func:`~searchvid.render.textink.font`), anti-aliased on
+:data:`~searchvid.render.textink.LEVELS` steps blended over the box's fill, so each state
+adds only ``LEVELS - 1`` blends of the text colour and GIF palettes stay exact.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from searchvid.domains.tree.rules import Tree, TreeNode
 from searchvid.errors import UsageError
 from searchvid.render.boardlegend import Mark
 from searchvid.render.palette import ORANGE, VERMILLION
+from searchvid.render.textink import blend, font, levels
 from searchvid.render.view import TileGrid, TileSet
 from searchvid.search.events import Event, EventKind
 
@@ -198,7 +201,7 @@ class TreeView:
         """The base grid with the visited and frontier marks: what every frame starts from."""
         self._state = bytearray(count)  # NodeState of each node in _marks
         self._observed = False
-        self._fonts: dict[int, tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]] = {}
+        self._fonts: dict[int, tuple[ImageFont.FreeTypeFont, int]] = {}
         self._boxes: dict[tuple[int, NodeState, int], Image.Image] = {}
 
     @property
@@ -359,7 +362,6 @@ class TreeView:
         width = BOX * size
         image = Image.new("RGB", (width, size), BACKGROUND)
         draw = ImageDraw.Draw(image)
-        draw.fontmode = "1"  # no anti-aliasing: flat colours only
         margin_y, margin_x, _ = _box_margins(size)
         _draw_stubs(
             draw,
@@ -372,25 +374,26 @@ class TreeView:
         _draw_frame(
             draw, (margin_x, margin_y, width - margin_x - 1, size - margin_y - 1), state, size
         )
-        font, spacing = self._font(size)
+        face, spacing = self._font(size)
         inner = width - 2 * margin_x - 4 * _box_margins(size)[2]
-        lines = _wrap(layout.labels[i], font, inner) or [layout.labels[i]]
-        _, top, _, bottom = font.getbbox("Hg")
-        height = int(bottom - top)
-        y = (size - len(lines) * height - (len(lines) - 1) * spacing) // 2
-        for text in lines:
-            x = (width - _text_width(font, text)) // 2 - int(font.getbbox(text)[0])
-            draw.text((x, y - int(top)), text, fill=TEXT, font=font)
-            y += height + spacing
-        return image
+        lines = _wrap(layout.labels[i], face, inner) or [layout.labels[i]]
+        coverage = Image.new("L", image.size, 0)
+        pen = ImageDraw.Draw(coverage)
+        pen.fontmode = "L"  # anti-aliased; rounded to LEVELS steps and blended below
+        origins, _ = _line_origins(face, lines, size, spacing)
+        for text, y in zip(lines, origins, strict=True):
+            x = (width - _text_width(face, text)) // 2 - int(face.getbbox(text)[0])
+            pen.text((x, y), text, fill=255, font=face)
+        pixels = np.array(image)
+        blend(pixels, levels(np.asarray(coverage)), TEXT)
+        return Image.fromarray(pixels)
 
     def label_size(self, size: int) -> int:
         """The pixel size of the labels' font in tiles of ``size`` pixels: the largest at
         which every label fits its box (a frame's text-size checks read it)."""
-        font = self._font(size)[0]
-        return int(getattr(font, "size", _text_height(font, "Hg")))
+        return int(self._font(size)[0].size)
 
-    def _font(self, size: int) -> tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]:
+    def _font(self, size: int) -> tuple[ImageFont.FreeTypeFont, int]:
         """The largest font (and line spacing) at which every label fits its box."""
         if size not in self._fonts:
             self._fonts[size] = _fit_font(self._layout.labels, size)
@@ -517,52 +520,68 @@ def _draw_key(state: NodeState, size: int) -> Image.Image:
     return image
 
 
-def _load_font(pixels: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    try:
-        return ImageFont.load_default(size=pixels)
-    except (ImportError, OSError):  # Pillow without FreeType: one fixed bitmap font
-        return ImageFont.load_default()
-
-
-def _text_height(font: ImageFont.ImageFont | ImageFont.FreeTypeFont, text: str) -> int:
-    _, top, _, bottom = font.getbbox(text)
+def _text_height(face: ImageFont.FreeTypeFont, text: str) -> int:
+    _, top, _, bottom = face.getbbox(text)
     return int(bottom - top)
 
 
-def _text_width(font: ImageFont.ImageFont | ImageFont.FreeTypeFont, text: str) -> int:
-    left, _, right, _ = font.getbbox(text)
+def _text_width(face: ImageFont.FreeTypeFont, text: str) -> int:
+    left, _, right, _ = face.getbbox(text)
     return int(right - left)
 
 
-def _wrap(text: str, font: ImageFont.ImageFont | ImageFont.FreeTypeFont, width: int) -> list[str]:
+def _wrap(text: str, face: ImageFont.FreeTypeFont, width: int) -> list[str]:
     """Greedy word wrap; an empty list when one word alone is too wide."""
     lines: list[str] = []
     for word in text.split():
-        if _text_width(font, word) > width:
+        if _text_width(face, word) > width:
             return []
-        if lines and _text_width(font, f"{lines[-1]} {word}") <= width:
+        if lines and _text_width(face, f"{lines[-1]} {word}") <= width:
             lines[-1] = f"{lines[-1]} {word}"
         else:
             lines.append(word)
     return lines
 
 
-def _fit_font(
-    labels: tuple[str, ...], size: int
-) -> tuple[ImageFont.ImageFont | ImageFont.FreeTypeFont, int]:
-    margin_y, margin_x, border = _box_margins(size)
+def _line_origins(
+    face: ImageFont.FreeTypeFont, lines: list[str], size: int, spacing: int
+) -> tuple[list[int], bool]:
+    """The pen's row for each line of a label centred in a box of ``size`` px tiles, and
+    whether all their ink stays a pixel clear of the box's border.
+
+    Lines are placed by the font's "Hg" box (cap height to descender), so that the text of
+    every box sits on the same baselines; where a label's own letters (an "l" rises above
+    an "H") would then touch the border, its lines move as a block just enough to clear it.
+    """
+    margin_y, _, border = _box_margins(size)
+    clear = (margin_y + border + 1, size - margin_y - border - 1)  # rows ink may take
+    _, top, _, bottom = face.getbbox("Hg")
+    pitch = int(bottom - top)
+    first = (size - len(lines) * pitch - (len(lines) - 1) * spacing) // 2 - int(top)
+    origins = [first + k * (pitch + spacing) for k in range(len(lines))]
+    boxes = [face.getbbox(text) for text in lines]
+    high = min(y + int(box[1]) for y, box in zip(origins, boxes, strict=True))
+    low = max(y + int(box[3]) for y, box in zip(origins, boxes, strict=True))
+    shift = max(0, clear[0] - high) or min(0, clear[1] - low)
+    fits = low - high <= clear[1] - clear[0]
+    return [y + shift for y in origins] if fits else origins, fits
+
+
+def _fit_font(labels: tuple[str, ...], size: int) -> tuple[ImageFont.FreeTypeFont, int]:
+    """The largest font (and its line spacing) in which every label, wrapped to the box's
+    width, keeps all its ink a pixel clear of the box's border (see :func:`_line_origins`);
+    the smallest tried when none does."""
+    _, margin_x, border = _box_margins(size)
     width = BOX * size - 2 * margin_x - 4 * border
-    height = size - 2 * margin_y - 2 * border - 2  # a pixel clear of each border
     distinct = sorted(set(labels))
     low, high = 6, max(6, size // 3)
 
     def fits(pixels: int) -> bool:
-        font = _load_font(pixels)
+        face = font(pixels)
         spacing = max(1, pixels // 6)
-        ascent = _text_height(font, "Hg")
         for label in distinct:
-            lines = _wrap(label, font, width)
-            if not lines or len(lines) * ascent + (len(lines) - 1) * spacing > height:
+            lines = _wrap(label, face, width)
+            if not lines or not _line_origins(face, lines, size, spacing)[1]:
                 return False
         return True
 
@@ -573,4 +592,4 @@ def _fit_font(
             best, low = middle, middle + 1
         else:
             high = middle - 1
-    return _load_font(best), max(1, best // 6)
+    return font(best), max(1, best // 6)

@@ -147,6 +147,14 @@ class WaterSortDomain(Domain):
         """
         return "solved" if value == 1.0 else None
 
+    def describe_problem(self, node: Any) -> str | None:
+        """``"14 tubes of 4, 12 colours: sort each colour into a tube of its own"``."""
+        colours = len({c for tube in node.tubes for c in tube})
+        return (
+            f"{len(node.tubes)} tubes of {node.capacity}, {colours} colours: "
+            "sort each colour into a tube of its own"
+        )
+
     def describe_end(self, node: Any) -> str | None:
         """``"solved in 39 pours"``, or ``"stuck after 12 pours"`` where no useful pour is
         left; None otherwise."""

@@ -40,6 +40,8 @@ import math
 from collections import deque
 from collections.abc import Generator, Hashable, Iterator, Sequence, Sized
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
 from typing import Any
 
 from searchvid.options import option
@@ -47,6 +49,7 @@ from searchvid.search.algorithm import Algorithm
 from searchvid.search.algorithms._access import key_function
 from searchvid.search.algorithms._replay import replay_events
 from searchvid.search.events import Event, EventKind, new_event
+from searchvid.search.frontierview import MAX_BOARDS, FrontierView, Glimpse, Role, StatusFields
 from searchvid.search.node import Capability, capabilities_of, children_of
 from searchvid.search.status import Field
 
@@ -58,6 +61,20 @@ _FRONTIER = EventKind.FRONTIER
 _DROP = EventKind.DROP
 _EXPANDED_KINDS = frozenset({_ENTER, _LEAF, _IMPROVE})
 """Events about the node being expanded (the others name a child or a replayed state)."""
+
+DROPPED_SHOWN = 4
+"""The best candidates a beam's level dropped that its frontier view shows."""
+
+
+@lru_cache(maxsize=256)
+def _depth(depth: int) -> tuple[Field]:
+    """A board's ``depth`` field (shared: a breadth-first frontier repeats a few depths)."""
+    return (Field("depth", depth),)
+
+
+def _beam_role(index: int, at: int) -> Role:
+    """The role of a beam's board ``index`` while its board ``at`` is being expanded."""
+    return Role.DONE if index < at else Role.CURRENT if index == at else Role.WAITING
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,8 +200,8 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
     options_type = BreadthFirstOptions
     value_option = "value"
 
-    _queue: Sized = ()
-    """The frontier of the running search."""
+    _queue: deque[tuple[Any, int, int]] | tuple[()] = ()
+    """The frontier of the running search: (node, depth, tree id), first out first."""
     _level: int | None = None
     """The depth of the node being expanded (None before the first)."""
 
@@ -192,6 +209,24 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
         """``frontier 1,204`` (nodes queued, not expanded yet) and ``level 5`` (the depth
         being expanded)."""
         return (Field("frontier", len(self._queue)), Field("level", self._level))
+
+    def status_of(self, event: Event) -> Sequence[Field]:
+        """As :meth:`status`; for the node being expanded, with a
+        :class:`~searchvid.search.frontierview.FrontierView`: that node, then the first
+        :data:`~searchvid.search.frontierview.MAX_BOARDS` nodes of the queue, each with its
+        depth."""
+        fields = self.status()
+        if event.kind not in _EXPANDED_KINDS or event.id is None:
+            return fields
+        boards = [Glimpse(event.node, event.id, event.depth, Role.CURRENT, _depth(event.depth))]
+        for node, depth, nid in islice(self._queue, MAX_BOARDS):
+            boards.append(Glimpse(node, nid, depth, Role.WAITING, _depth(depth)))
+        view = FrontierView(
+            "the frontier queue: first in, first out (level by level, in the order generated)",
+            tuple(boards),
+            ((Role.WAITING, len(self._queue)),),
+        )
+        return StatusFields(fields, view)
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
@@ -265,10 +300,48 @@ class BeamSearch(Algorithm[BeamOptions]):
     """The depth of the level being expanded (None before the first)."""
     _kept: int = 0
     """The nodes kept on that level."""
+    _beam: Sequence[tuple[Any, int, float]] = ()
+    """That level: (node, tree id, value), in rank order."""
+    _dropped: tuple[Sequence[tuple[Any, int, float]], int] = ((), 0)
+    """The best candidates that level dropped (as :attr:`_beam`, best first; at most
+    :data:`DROPPED_SHOWN`) and how many it dropped."""
 
     def status(self) -> Sequence[Field]:
         """``level 5`` (the depth being expanded) and ``kept 6/6`` (its nodes, of ``width``)."""
         return (Field("level", self._level), Field("kept", self._kept, of=self.options.width))
+
+    def status_of(self, event: Event) -> Sequence[Field]:
+        """As :meth:`status`; for a node of the level being expanded, with a
+        :class:`~searchvid.search.frontierview.FrontierView` of the level: its boards in
+        rank order (those before the event's node expanded, the rest waiting; at most
+        :data:`~searchvid.search.frontierview.MAX_BOARDS`, the event's node among them),
+        then the best :data:`DROPPED_SHOWN` candidates the level dropped, each with its
+        value."""
+        fields = self.status()
+        if event.kind not in _EXPANDED_KINDS:
+            return fields
+        beam = self._beam
+        at = next((i for i, entry in enumerate(beam) if entry[1] == event.id), None)
+        if at is None:
+            return fields
+        start = max(0, min(at - 1, len(beam) - MAX_BOARDS))
+        boards = [
+            Glimpse(node, nid, event.depth, _beam_role(i, at), (Field("", v),))
+            for i, (node, nid, v) in enumerate(beam[start : start + MAX_BOARDS], start)
+        ]
+        dropped, count = self._dropped
+        boards.extend(
+            Glimpse(node, nid, event.depth, Role.DROPPED, (Field("", v),))
+            for node, nid, v in dropped
+        )
+        name = self.options.value or "value"
+        view = FrontierView(
+            f"the beam of level {event.depth} ranked by {name} (ties: the first generated), "
+            "then the best dropped",
+            tuple(boards),
+            ((Role.DROPPED, count),),
+        )
+        return StatusFields(fields, view)
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
@@ -282,11 +355,12 @@ class BeamSearch(Algorithm[BeamOptions]):
         keys, ups = visits.keys, visits.ups
         # (node, tree id, value)
         level: list[tuple[Any, int, float]] = [(root, 0, value(root))]
+        self._dropped = ((), 0)
         depth = 0
         work = self._budget()
         try:
             while level:
-                self._level, self._kept = depth, len(level)
+                self._level, self._kept, self._beam = depth, len(level), level
                 # (child, its key, parent id, its id: -1 until it gets one)
                 born: list[tuple[Any, Hashable, int, int]] = []
                 for node, nid, v in level:
@@ -338,7 +412,9 @@ class BeamSearch(Algorithm[BeamOptions]):
             values[i] = v
             ranked.append((-v, len(ranked), i))
         width = self.options.width
-        kept = heapq.nsmallest(width, ranked) if width < len(ranked) else sorted(ranked)
+        shown = width + DROPPED_SHOWN  # the kept ones, then the best dropped
+        best = heapq.nsmallest(shown, ranked) if shown < len(ranked) else sorted(ranked)
+        kept = best[:width]
         keep = {i for _, _, i in kept}
         keys, ups = visits.keys, visits.ups
         ids = [cid for _, _, _, cid in born]
@@ -363,7 +439,13 @@ class BeamSearch(Algorithm[BeamOptions]):
         visits.step = step
         for _, _, i in kept:
             seen.add(born[i][1])
+        dropped = [(born[i][0], ids[i], -neg) for neg, _, i in best[width:]]
+        self._dropped = (dropped, len(ranked) - len(kept))
         return [(born[i][0], ids[i], -neg) for neg, _, i in kept]
+
+
+_Entry = tuple[float, int, int, int, Hashable, Any]
+"""A heap entry of best-first and A*: (priority, tie-break, tree id, g, key, node)."""
 
 
 class _HeuristicSearch(Algorithm[HeuristicOptions]):
@@ -378,13 +460,61 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
     """The frontier of the running search (a heap, stale entries included)."""
     _stale: int = 0
     """Entries of the heap superseded by a shorter path to their state (A*)."""
-    _expanded: tuple[float, int, int, int, Hashable, Any] | None = None
+    _expanded: _Entry | None = None
     """The heap entry of the node being expanded: its priority (``f = g + h`` for A*, ``h``
     for best-first) first, ``g`` fourth (None before the first)."""
+
+    _cost: dict[Hashable, int] | None = None
+    """The shortest path length found so far to each key (an entry with a larger ``g`` is
+    stale)."""
+    order: str = ""
+    """The frontier's order in words, for its view."""
 
     def _frontier(self) -> int:
         """Nodes on the frontier: the heap's entries that are not stale."""
         return len(self._heap) - self._stale
+
+    def _board_fields(self, priority: float, g: int) -> tuple[Field, ...]:
+        """The numbers a board of the frontier view shows, from its heap entry."""
+        raise NotImplementedError
+
+    def _upcoming(self) -> list[_Entry]:
+        """The next live entries of the heap (at most :data:`MAX_BOARDS`), in the order the
+        search will pop them if it pushes nothing before.
+
+        A best-first walk of the heap's own tree (no entry is smaller than its parent), so
+        it reads about ``k log k`` entries however large the heap; it gives up after
+        ``8 * MAX_BOARDS`` stale entries (fewer boards, still the next ones in order).
+        """
+        heap, cost = self._heap, self._cost
+        if not isinstance(heap, list) or not heap or cost is None:
+            return []
+        found: list[_Entry] = []
+        todo: list[tuple[_Entry, int]] = [(heap[0], 0)]
+        size, stale = len(heap), 0
+        while todo and len(found) < MAX_BOARDS and stale < 8 * MAX_BOARDS:
+            entry, i = heapq.heappop(todo)  # entries never tie: the tree id breaks ties
+            if cost[entry[4]] < entry[3]:
+                stale += 1
+            else:
+                found.append(entry)
+            for child in (2 * i + 1, 2 * i + 2):
+                if child < size:
+                    heapq.heappush(todo, (heap[child], child))
+        return found
+
+    def _view_of(self, event: Event) -> FrontierView | None:
+        """The frontier view of a frame showing the node being expanded (else None)."""
+        expanded = self._expanded
+        if event.kind not in _EXPANDED_KINDS or expanded is None or expanded[2] != event.id:
+            return None
+        f, g = expanded[0], expanded[3]
+        boards = [Glimpse(event.node, event.id, g, Role.CURRENT, self._board_fields(f, g))]
+        boards.extend(
+            Glimpse(node, nid, depth, Role.WAITING, self._board_fields(priority, depth))
+            for priority, _, nid, depth, _, node in self._upcoming()
+        )
+        return FrontierView(self.order, tuple(boards), ((Role.WAITING, self._frontier()),))
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
@@ -396,9 +526,7 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         cost: dict[Hashable, int] = {root_key: 0}  # shortest path length found so far
         # (priority, tie-break, tree id, g, key, node); A*'s tie-break is -g. Tree ids are
         # given in push order, so the id is also the insertion counter that breaks ties.
-        heap: list[tuple[float, int, int, int, Hashable, Any]] = [
-            (h(root), 0, 0, 0, root_key, root)
-        ]
+        heap: list[_Entry] = [(h(root), 0, 0, 0, root_key, root)]
         heappush, heappop = heapq.heappush, heapq.heappop
         visits = _Visits(root, root_key, self, opts)
         keys, ups = visits.keys, visits.ups
@@ -407,7 +535,7 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         # keys taken from the heap and not pushed again since (A*): a shorter path to one of
         # them reopens it, a shorter path to any other key leaves a stale entry in the heap
         closed: set[Hashable] = set()
-        self._heap, self._stale, self._expanded = heap, 0, None
+        self._heap, self._stale, self._expanded, self._cost = heap, 0, None, cost
         work = self._budget()
         try:
             while heap:
@@ -472,11 +600,20 @@ class BestFirst(_HeuristicSearch):
         h = expanded[0] if expanded is not None else None
         return (Field("h", h), Field("frontier", self._frontier()))
 
+    order = "the frontier in best-first's order: lowest h first; ties: the first generated"
+
+    def _board_fields(self, priority: float, g: int) -> tuple[Field, ...]:
+        return (Field("h", priority), Field("depth", g))
+
     def status_of(self, event: Event) -> Sequence[Field]:
         """As :meth:`status`, with ``h`` that of the event's own node (a replayed solution's
-        state, a new frontier node), not that of the node expanded last."""
+        state, a new frontier node), not that of the node expanded last. For the node being
+        expanded, with a :class:`~searchvid.search.frontierview.FrontierView`: that node,
+        then the next frontier nodes in the order they will be taken, each with its ``h``
+        and depth."""
         if event.kind in _EXPANDED_KINDS:
-            return self.status()
+            view = self._view_of(event)
+            return self.status() if view is None else StatusFields(self.status(), view)
         return (Field("h", self.heuristic(event.node)), Field("frontier", self._frontier()))
 
 
@@ -510,12 +647,21 @@ class AStar(_HeuristicSearch):
             h = f - g
         return (Field("g", g), Field("h", h), Field("f", f), Field("frontier", self._frontier()))
 
+    order = "the frontier in A*'s order: lowest f = g + h first; ties: the deepest (largest g)"
+
+    def _board_fields(self, priority: float, g: int) -> tuple[Field, ...]:
+        return (Field("g", g), Field("h", priority - g), Field("f", priority))
+
     def status_of(self, event: Event) -> Sequence[Field]:
         """As :meth:`status`, with ``g``, ``h`` and ``f`` those of the event's own node: on
         a replayed solution (``MOVE``) or a new frontier node, ``g`` is its depth and ``h``
-        its heuristic, not the goal's or the expanded node's."""
+        its heuristic, not the goal's or the expanded node's. For the node being expanded,
+        with a :class:`~searchvid.search.frontierview.FrontierView`: that node, then the
+        next frontier nodes in the order A* will take them, each with its ``g``, ``h`` and
+        ``f``."""
         if event.kind in _EXPANDED_KINDS:
-            return self.status()
+            view = self._view_of(event)
+            return self.status() if view is None else StatusFields(self.status(), view)
         g, h = event.depth, self.heuristic(event.node)
         return (
             Field("g", g),
