@@ -59,6 +59,7 @@ from searchvid.render.encode import GIF_MAX_FPS, OutputKind, check_frame_size, c
 from searchvid.render.fitting import fit_width
 from searchvid.render.frame import Boards
 from searchvid.render.hud import HudText
+from searchvid.render.jumppace import paced_for_jumps
 from searchvid.render.pipeline import (
     RenderJob,
     RenderResult,
@@ -76,6 +77,7 @@ from searchvid.render.policy import (
     selects,
 )
 from searchvid.render.settings import VideoOptions
+from searchvid.render.stepping import race_frames
 from searchvid.render.view import CheckedView, View
 from searchvid.resources import builtin_scenes_dir
 from searchvid.search.algorithm import ALGORITHMS, Algorithm, make_algorithm
@@ -104,6 +106,8 @@ ProgressCallback = Callable[[int], None]
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _MAX_NAME = 255  # longest scene name or file name looked up
+_PACED: dict[tuple[Any, ...], VideoOptions] = {}  # Scene.paced_video, by Scene._pacing_key
+_PACED_KEPT = 64
 
 MAX_FRAME_PIXELS = 64_000_000
 """The largest frame any output takes (8,000 x 8,000 px): a frame is held in memory several
@@ -345,7 +349,27 @@ class Scene:
         a first, silent pass over the searches (see :func:`~searchvid.render.policy.pace`)."""
         if not self.video.duration:
             return self.video
-        return pace([self.events(i) for i in range(len(self.searches))], self.video)
+        key = self._pacing_key()
+        known = _PACED.get(key)
+        if known is not None:
+            return known
+        paced = pace([self.events(i) for i in range(len(self.searches))], self.video)
+        sources = [partial(self.events, i) for i in range(len(self.searches))]
+        paced = paced_for_jumps(sources, self.view, paced)  # jumps held, duration kept
+        if len(_PACED) >= _PACED_KEPT:
+            _PACED.pop(next(iter(_PACED)))
+        _PACED[key] = paced
+        return paced
+
+    def _pacing_key(self) -> tuple[Any, ...]:
+        """What pacing depends on: the domain (class and options), each search (class and
+        table), the seed and the ``[video]`` settings. Pacing runs whole searches silently,
+        so scenes loaded again in one process (a notebook, the tests) reuse it."""
+        searches = tuple(
+            (spec.algorithm_type, repr(sorted(spec.options.items()))) for spec in self.searches
+        )
+        options = repr(getattr(self.domain, "options", None))
+        return (type(self.domain), options, searches, self.seed, self.video)
 
     def sources(self) -> list[Callable[[], Iterable[Event]]]:
         """One replayable event source per search (keeping the fields of its frames for the
@@ -521,15 +545,22 @@ class Scene:
         ``parent`` name the search-tree node the event is about (None where it is about no
         tree node); values that are not finite numbers are None (JSON has no infinities). The
         stream is cut where the video is full, as in :meth:`render`; several searches are
-        traced one after the other.
+        traced one after the other, each event's ``frame`` the video frame of the race
+        (aligned on work: :class:`~searchvid.render.stepping.Run`) that first shows it.
 
         Args:
             limit: Yield at most this many records (None: all).
         """
         count = 0
         several = len(self.searches) > 1
+        shown_at: list[list[int]] | None = None
+        if several:
+            sources = [partial(self.events, i) for i in range(len(self.searches))]
+            shown_at = race_frames(sources, self.render_jobs())
         for index in range(len(self.searches)):
             for event, frame in assign_frames(self.events(index), self.paced_video):
+                if frame is not None and shown_at is not None:
+                    frame = shown_at[index][frame]
                 if limit is not None and count >= limit:
                     return
                 count += 1
@@ -566,8 +597,9 @@ class Scene:
             ``searches``, one such object per search in the scene's order:
 
             - ``algorithm``: the searches' algorithms joined by ``" vs "``;
-            - ``events`` (the sum), ``frames`` (the video's: the longest search's),
-              ``seconds`` and ``peak_rss_mb`` of the whole run;
+            - ``events`` (the sum), ``frames`` (the video's, its searches aligned on work;
+              the longest search's where one failed), ``seconds`` and ``peak_rss_mb`` of
+              the whole run;
             - ``best``: the best of the searches' ``best`` records (a goal before a non-goal,
               then the higher value, then the shallower depth, then the earlier search),
               with ``search``, the index of the search that found it; None if none did;
@@ -597,7 +629,7 @@ class Scene:
             "algorithm": " vs ".join(spec.algorithm for spec in self.searches),
             "seed": self.seed,
             "events": sum(one["events"] for one in each),
-            "frames": max(one["frames"] for one in each),
+            "frames": self._race_length(each),
             "seconds": round(time.perf_counter() - start, 6),
             "peak_rss_mb": peak_rss_mb(),
             "best": best,
@@ -607,6 +639,15 @@ class Scene:
             "failed": [i for i, one in enumerate(each) if "error" in one],
             "searches": each,
         }
+
+    def _race_length(self, each: Sequence[dict[str, Any]]) -> int:
+        """The frames of the race's video (its searches aligned on work), given each
+        search's :meth:`_run_one`; where a search failed, the longest search's frames."""
+        if any("error" in one for one in each):
+            return max(int(one["frames"]) for one in each)
+        sources = [partial(self.events, i) for i in range(len(self.searches))]
+        shown_at = race_frames(sources, self.render_jobs())
+        return max((frames[-1] + 1 for frames in shown_at if frames), default=0)
 
     def _run_one(self, index: int, *, keep_errors: bool = False) -> dict[str, Any]:
         outcome = _Outcome(self, index)
@@ -688,9 +729,10 @@ def _opening(source: Callable[[], Iterable[Event]], opened: list[_Traversal]) ->
     return stream
 
 
-_KEPT_STATUSES = 2 * FINAL_FRAME_LOOKAHEAD + 16
+_KEPT_STATUSES = 3 * FINAL_FRAME_LOOKAHEAD + 16
 """Most fields a traversal keeps for events not drawn yet: the frame policy and the last
-frame's lookahead each read at most :data:`FINAL_FRAME_LOOKAHEAD` events past a frame."""
+frame's lookahead each read at most :data:`FINAL_FRAME_LOOKAHEAD` events past a frame, and
+a race reads each search one frame further ahead (to know that frame's work)."""
 
 
 class _Traversal(Iterator[Event]):
@@ -737,6 +779,17 @@ class _Traversal(Iterator[Event]):
     def budget_spent(self) -> bool:
         """Whether the search ended because its work budget (``max_events``) ran out."""
         return self._search.budget_spent
+
+    @property
+    def work_kinds(self) -> frozenset[EventKind]:
+        """The kinds of event that each count one step of the search's work in a race
+        (:attr:`~searchvid.Algorithm.work_kinds`)."""
+        return self._search.work_kinds
+
+    @property
+    def work_unit(self) -> tuple[str, str]:
+        """That step's name, singular and plural (:attr:`~searchvid.Algorithm.work_unit`)."""
+        return self._search.work_unit
 
 
 class _CheckedTraversal(_Traversal):

@@ -27,7 +27,9 @@ SMALL_TREE: dict[str, Any] = {
     "seed": 1,
     "domain": {"name": "tree", "root": "R", "children": {"A": {"A1": {}, "A2": {}}, "B": {}}},
     "search": {"algorithm": "backtracking"},
-    "video": {"tile_size": 20, "hold_last": 0, "opening": 0, "closing": 0},
+    # no holds at all (jumps off too: most frames of so small a tree move its boxes), so an
+    # MP4 has one picture per frame
+    "video": {"tile_size": 20, "hold_last": 0, "opening": 0, "closing": 0, "max_jumps": 0},
 }
 QUEENS_MODULE = '''
 """N-Queens as a user writes it outside searchvid: a goal, no value function."""
@@ -511,7 +513,9 @@ def test_frames_no_mp4_can_hold_are_refused_before_any_work(tmp_path: Path) -> N
     assert message.startswith("wide.toml: video.tile_size: an MP4 frame is at most 16,384 px")
     assert message.endswith("use tile_size = 40 or less")
     assert list(tmp_path.iterdir()) == []
-    fitted = _wide_tree(101, tile_size=40, max_frames=2, hold_last=0, opening=0, closing=0)
+    fitted = _wide_tree(
+        101, tile_size=40, max_frames=2, hold_last=0, opening=0, closing=0, max_jumps=0
+    )
     assert decoded_frames(fitted.render(tmp_path / "wide.mp4").path) == 2
 
 

@@ -167,13 +167,21 @@ class RewardedCount(Count):
 
 @dataclass(frozen=True)
 class UnseededCount(Count):
-    """Draws its random child from the global random source, not from the rng given."""
+    """Draws its random child from a source of its own, not from the rng given: like an
+    unseeded source, but made to differ for sure (two unseeded walks over this small tree
+    coincide now and then): each walk from the root starts with the other child."""
 
     CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset({Capability.RANDOM_CHILD})
+    walks: ClassVar[list[int]] = [0]
 
     def random_child(self, rng: random.Random) -> Count | None:
         kids = self.children()
-        return random.Random().choice(kids) if kids else None
+        if not kids:
+            return None
+        if self.n == 0:
+            self.walks[0] += 1
+            return kids[self.walks[0] % len(kids)]
+        return random.Random().choice(kids)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import imageio_ffmpeg
 from PIL import Image
 
 import searchvid
+from searchvid.render.timeline import timeline
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -31,11 +32,12 @@ def decoded_frames(path: Path) -> int:
 
 def test_api_render_writes_its_videos(tmp_path: Path) -> None:
     out = run(sys.executable, EXAMPLES / "api_render.py", tmp_path / "out", cwd=tmp_path)
-    video = searchvid.load_scene("railroad-random").video
-    # the opening card stays `opening` seconds, the closing card max(hold_last, closing) more
-    opening = round(video.opening * video.fps) - 1
-    held = round(max(video.hold_last, video.closing) * video.fps)
-    assert decoded_frames(tmp_path / "out" / "railroad-random-short.mp4") == 120 + opening + held
+    scene = searchvid.load_scene("railroad-random").with_overrides(frames=120, seed=3)
+    # 120 frames, each held as the timeline says: the opening card `opening` seconds, the
+    # walk's restarts (jumps) 1/max_jumps seconds, the closing card max(hold_last, closing)
+    ticks = timeline(scene.sources(), scene.render_jobs()).ticks
+    assert len(timeline(scene.sources(), scene.render_jobs()).frames) == 120
+    assert decoded_frames(tmp_path / "out" / "railroad-random-short.mp4") == ticks
     with Image.open(tmp_path / "out" / "tictactoe-midgame.gif") as image:
         assert image.n_frames > 1
     assert (tmp_path / "out" / "tictactoe-midgame-last.png").is_file()

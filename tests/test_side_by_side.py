@@ -32,30 +32,33 @@ def single(index: int) -> searchvid.Scene:
     return searchvid.scene_from_dict(table, name="one")
 
 
-def test_each_search_gets_a_column_and_the_longest_sets_the_length(tmp_path: Path) -> None:
+def test_each_search_gets_a_column_and_they_advance_by_work(tmp_path: Path) -> None:
     race = searchvid.scene_from_dict(RACE, name="race")
     assert [s.algorithm for s in race.searches] == ["backtracking", "breadth-first"]
-    lengths = [single(i).run()["frames"] for i in range(2)]
+    assert [single(i).run()["frames"] for i in range(2)] == [9, 5]
     frames = frames_of(race.render(tmp_path / "race").path)
-    assert len(frames) == max(lengths) == 9
-    assert lengths[1] < lengths[0]  # breadth-first ends first, then holds its last frame
-    one = frames_of(single(0).render(tmp_path / "dfs").path)
-    width = one[0].shape[1]
+    # depth-first: R A A1 <A A2 <A <R B <R; breadth-first: R A B A1 A2. Each expands the
+    # 5 nodes; aligned on nodes expanded, breadth-first waits while depth-first backtracks
+    # (which expands nothing), and its last frame waits for the work of its whole stream
+    mine = [0, 1, 2, 2, 3, 3, 3, 4, 4]  # breadth-first's own frame on each video frame
+    assert len(frames) == 9
+    dfs = frames_of(single(0).render(tmp_path / "dfs").path)
+    bfs = frames_of(single(1).render(tmp_path / "bfs").path)
+    width = dfs[0].shape[1]
     gap = frames[0].shape[1] - 2 * width
     assert gap > 0
     rows = race.view().shape[0] * race.video.tile_size
     head = FrameLayout([race.view().shape] * 2, race.video, [False, False]).title_height
     assert head > 0  # one title bar over both searches
-    for k, frame in enumerate(frames):  # the left board is search 0 alone
-        assert np.array_equal(frame[head : head + rows, :width], one[k][:rows])
-    right = [f[:, width + gap :] for f in frames]
-    last = lengths[1] - 1
-    for k in range(last + 1, len(frames) - 1):
-        assert np.array_equal(right[k], right[last])  # held while the other goes on
-    # the closing card: the board stays, the strip states its place, the title the winner
     board = slice(head, head + rows)
-    assert np.array_equal(right[-1][board], right[last][board])
-    assert not np.array_equal(right[-1][head + rows :], right[last][head + rows :])
+    for k, frame in enumerate(frames):  # the boards are each search's own, aligned
+        assert np.array_equal(frame[board, :width], dfs[k][:rows])
+        assert np.array_equal(frame[board, width + gap :], bfs[mine[k]][:rows])
+    right = [f[:, width + gap :] for f in frames]
+    assert np.array_equal(right[3], right[2])  # waiting: nothing on it changes
+    assert np.array_equal(right[6], right[5])
+    # the closing card: the board stays, the strip states its place, the title the winner
+    assert not np.array_equal(right[-1][head + rows :], right[-2][head + rows :])
 
 
 def test_preview_equals_the_rendered_frames_and_renders_repeat(tmp_path: Path) -> None:

@@ -4,9 +4,10 @@ they stay, and a race's finishing order.
 The first video frame opens the video: over the start position its strip states the
 problem, the algorithm and its settings, and it stays ``[video] opening`` seconds. The last
 frame closes it: its strip states the result and what it cost (in a race, each search's
-place; the title bar names the winner), and it stays ``max(hold_last, closing)`` seconds.
-Both are frames of the search's own stream, so frame ``N`` means the same event in every
-format and command.
+place and work; the title bar names the winner), and it stays ``max(hold_last, closing)``
+seconds. Both are frames of the search's own stream, so frame ``N`` means the same event in
+every format and command. In a race, a search's strip also shows a finish stamp from the
+frame it ends on (:func:`race_fields`).
 """
 
 from __future__ import annotations
@@ -50,26 +51,77 @@ def held_last(video: VideoOptions) -> VideoOptions:
     return video
 
 
-def race_places(
-    shown: Sequence[Shown], ended: Sequence[int | None], titles: Sequence[str]
-) -> tuple[list[str | None], list[str]]:
-    """Each search's place in a race (``"1st of 3"``), and the winners' titles, from the
-    video frame each search ended at (``ended``, None: not yet): searches that ran to
-    their end rank by the video frame they ended at (ties share a place); a search cut
-    short (max_frames, max_events) does not finish."""
-    count = len(shown)
-    done = {
-        i: frame
-        for i, (item, frame) in enumerate(zip(shown, ended, strict=True))
-        if item is not None and item[3] is Ending.COMPLETE and frame is not None
+def work_field(cost: int, unit: tuple[str, str]) -> Field:
+    """``work 408 expansions``, ``work 1 iteration``: ``cost`` steps of work named by
+    ``unit`` (singular, plural). Named ``work``, apart from the algorithm's own counters
+    (MCTS's ``iteration 12/100`` counts within a move)."""
+    return Field("work", cost, unit=unit[0] if cost == 1 else unit[1])
+
+
+def _finished(shown: Sequence[Shown], costs: Sequence[int | None]) -> dict[int, int]:
+    """The searches that ran to their end (``Ending.COMPLETE``) and their costs."""
+    return {
+        i: cost
+        for i, (item, cost) in enumerate(zip(shown, costs, strict=True))
+        if item is not None and item[3] is Ending.COMPLETE and cost is not None
     }
+
+
+def _rank(cost: int, done: dict[int, int]) -> str:
+    """``"1st"``, ``"tied 2nd"``: a cost's place among the finished searches' ``done``."""
+    rank = 1 + sum(1 for other in done.values() if other < cost)
+    tied = sum(1 for other in done.values() if other == cost) > 1
+    return f"{'tied ' if tied else ''}{_ordinal(rank)}"
+
+
+def race_places(
+    shown: Sequence[Shown], costs: Sequence[int | None], titles: Sequence[str]
+) -> tuple[list[str | None], list[str]]:
+    """Each search's place in a race (``"1st of 3"``), and the winners' titles: searches
+    that ran to their end rank by the work their whole stream did (``costs``; ties share a
+    place); a search cut short (max_frames, max_events, its work budget) does not finish."""
+    count = len(shown)
+    done = _finished(shown, costs)
     places: list[str | None] = ["did not finish"] * count
-    for i, frame in done.items():
-        rank = 1 + sum(1 for other in done.values() if other < frame)
-        tied = sum(1 for other in done.values() if other == frame) > 1
-        places[i] = f"{'tied ' if tied else ''}{_ordinal(rank)} of {count}"
-    first = min(done.values(), default=None)
-    return places, [titles[i] for i, frame in done.items() if frame == first]
+    for i, cost in done.items():
+        places[i] = f"{_rank(cost, done)} of {count}"
+    least = min(done.values(), default=None)
+    return places, [titles[i] for i, cost in done.items() if cost == least]
+
+
+def race_fields(
+    shown: Sequence[Shown],
+    work: Sequence[int | None],
+    costs: Sequence[int | None],
+    units: Sequence[tuple[str, str]],
+    ahead: Sequence[int | None],
+) -> list[tuple[Field, ...]]:
+    """What each search's strip in a race says of its work, before its own fields: while
+    it runs, the work its frame has done (``work 1,204 expansions``); from the frame it
+    ends on, a finish stamp: ``finished 1st`` (its place by work among the searches
+    finished so far) and its cost, or ``did not finish`` and its cost for a search cut
+    short.
+
+    The searches still running have done at least as much work (a race advances the
+    least-worked first), so only a tie can change a place: while one of them has a frame
+    to come (``ahead``: each one's next frame's work, None: none) that has done no more
+    work than a finished search, that search's stamp names no place (``finished``)."""
+    done = _finished(shown, costs)
+    coming = [key for key in ahead if key is not None]
+    stamps: list[tuple[Field, ...]] = []
+    for i, item in enumerate(shown):
+        cost, now = costs[i], work[i]
+        if item is None or item[3] is None or cost is None:
+            stamps.append((work_field(now, units[i]),) if now is not None else ())
+            continue
+        if i not in done:
+            words = Field("", "did not finish")
+        elif any(key <= cost for key in coming):
+            words = Field("", "finished")
+        else:
+            words = Field("finished", _rank(cost, done))
+        stamps.append((words, work_field(cost, units[i])))
+    return stamps
 
 
 def race_result(winners: Sequence[str]) -> str:

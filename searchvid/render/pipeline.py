@@ -31,6 +31,7 @@ from searchvid.render.encode import open_encoder, write_png
 from searchvid.render.frame import FrameLayout, FramePainter
 from searchvid.render.html import Annotates
 from searchvid.render.job import EventSource, RenderJob, RenderResult, track
+from searchvid.render.jumps import Jumps
 from searchvid.render.narration import Card, Ending
 from searchvid.render.output import OutputKind, check_target
 from searchvid.render.settings import VideoOptions
@@ -117,6 +118,7 @@ def render(
     snapper = _Snapshots(jobs[0], snapshots) if snapshots is not None else None
     run = Run(sources, jobs, painter, snapper)
     move_hold, best_hold = frame_holds(video)
+    jumps = Jumps(jobs, video)
     frames = 0
     with encoder, _kept_on_success(snapper):
         buffer = painter.open(encoder.pixel_format)
@@ -126,7 +128,7 @@ def render(
             run.draw(shown, card)
             if annotate is not None:
                 annotate(_frame_details(shown, jobs))
-            hold = frame_hold(shown, run.fresh, move_hold, best_hold)
+            hold = max(frame_hold(shown, run.fresh, move_hold, best_hold), jumps(shown, run.fresh))
             if card is Card.OPENING:
                 hold = max(hold, opening_hold(video))
             encoder.write(buffer.frame, buffer.take_dirty(), hold=hold)

@@ -7,13 +7,14 @@ means the same event everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import islice
 from typing import Literal
 
 from searchvid.render.cards import held_last, opening_hold
 from searchvid.render.settings import FrameSelection, VideoOptions
+from searchvid.search.algorithm import Algorithm
 from searchvid.search.events import Event, EventKind
 
 Ended = Literal["complete", "max_frames", "max_events"]
@@ -167,6 +168,11 @@ def pace(streams: Iterable[Iterable[Event]], video: VideoOptions) -> VideoOption
     It also thins enough that the frames fit ``max_frames``, so that a paced video shows
     its search to the end rather than being cut. The longest search decides; ``every`` is
     never made smaller than the scene's own. Without ``duration``, ``video`` unchanged.
+
+    Several searches (a race) are aligned on work (:class:`~searchvid.render.stepping.Run`),
+    so their video is as long as the merge of their frames by work: ``every`` is the
+    smallest whose merge, counted from each search's candidate frames and the work each has
+    done (:class:`_RaceLane`), fits the time left and each search ``max_frames``.
     """
     if not video.duration:
         return video
@@ -175,6 +181,10 @@ def pace(streams: Iterable[Iterable[Event]], video: VideoOptions) -> VideoOption
     budget = round(video.duration * fps) - round(held_last(video).hold_last * fps) - opening
     move_units = max(1, round(video.hold_moves * fps))
     best_units = max(1, round(video.hold_improvements * fps))
+    streams = list(streams)
+    if len(streams) > 1:
+        lanes = [_RaceLane(events, video) for events in streams]
+        return replace(video, every=_race_every(lanes, video, budget, move_units, best_units))
     every = video.every
     counts: list[tuple[int, int, int, int]] = []
     for events in streams:
@@ -200,3 +210,95 @@ def pace(streams: Iterable[Iterable[Event]], video: VideoOptions) -> VideoOption
         spare_frames = max(1, video.max_frames - kept_frames - 1)  # 1: the final frame
         every = max(every, -(-thinned_units // spare_time), -(-thinned // spare_frames))
     return replace(video, every=every)
+
+
+class _RaceLane:
+    """One search of a race as :func:`pace` counts it: its candidate frames, each with the
+    work done by then (the steps of :attr:`~searchvid.search.algorithm.Algorithm.work_kinds`
+    up to and including it), whether it is always a frame (a MOVE or ROLL under ``all``)
+    and whether the search reports its node as a new best next (kept when paced)."""
+
+    def __init__(self, events: Iterable[Event], video: VideoOptions) -> None:
+        kinds = getattr(events, "work_kinds", Algorithm.work_kinds)
+        played = video.frames == "all"
+        self.keys: list[int] = []
+        self.kept: list[bool] = []  # always a frame: MOVE or ROLL under "all"
+        self.best: list[bool] = []  # its node is reported as a new best right after it
+        work = 0
+        last: object = None  # the node of the latest candidate
+        for event in islice(events, video.max_events):
+            kind = event.kind
+            if kind in kinds:
+                work += 1
+            if selects(video.frames, kind):
+                self.keys.append(work)
+                self.kept.append(played and kind in _PLAYED)
+                self.best.append(False)
+                last = event.node
+            elif kind is EventKind.IMPROVE and self.best and event.node is last:
+                self.best[-1] = True
+        self.cost = work
+        self.thinned = self.kept.count(False)
+
+    def frames(self, every: int, move_units: int, best_units: int) -> list[tuple[int, int]]:
+        """The frames :func:`assign_frames` makes with ``every`` (about: a skipped new best
+        is kept however far the IMPROVE comes after it), as (work, frame durations); the
+        last one's work is the whole stream's."""
+        out: list[tuple[int, int]] = []
+        count = len(self.keys)
+        thinned = 0
+        for i, (key, kept, best) in enumerate(zip(self.keys, self.kept, self.best, strict=True)):
+            if kept:
+                out.append((key, move_units))
+                continue
+            chosen = thinned % every == 0 or best or i == count - 1
+            thinned += 1
+            if chosen:
+                out.append((key, best_units if best else 1))
+        if out:
+            out[-1] = (self.cost, out[-1][1])
+        return out
+
+
+def _race_units(lanes: Sequence[_RaceLane], every: int, move_units: int, best_units: int) -> int:
+    """Frame durations of a race thinned by ``every``: its searches aligned on work as
+    :class:`~searchvid.render.stepping.Run` steps them (each video frame advances the
+    searches whose next frame has done the least work; the first, all of them), each video
+    frame as long as the longest of the frames it advances."""
+    frames = [lane.frames(every, move_units, best_units) for lane in lanes]
+    total = max((column[0][1] for column in frames if column), default=0)
+    at = [1 if column else 0 for column in frames]
+    while True:
+        keys = [column[i][0] for column, i in zip(frames, at, strict=True) if i < len(column)]
+        if not keys:
+            return total
+        least = min(keys)
+        units = 0
+        for c, column in enumerate(frames):
+            i = at[c]
+            if i < len(column) and column[i][0] == least:
+                units = max(units, column[i][1])
+                at[c] = i + 1
+        total += units
+
+
+def _race_every(
+    lanes: Sequence[_RaceLane], video: VideoOptions, budget: int, move_units: int, best_units: int
+) -> int:
+    """The smallest ``every`` (not below the scene's) whose race fits ``budget`` frame
+    durations (:func:`_race_units`) and each search ``max_frames``; the race's length falls
+    as ``every`` grows, so a bisection finds it."""
+    low = video.every
+    for lane in lanes:  # 1: the final frame
+        spare_frames = max(1, video.max_frames - (len(lane.keys) - lane.thinned) - 1)
+        low = max(low, -(-lane.thinned // spare_frames))
+    high = max([low, *(lane.thinned for lane in lanes)])
+    if _race_units(lanes, low, move_units, best_units) <= budget:
+        return low
+    while low < high:  # the race with `high` fits, or nothing does
+        middle = (low + high) // 2
+        if _race_units(lanes, middle, move_units, best_units) <= budget:
+            high = middle
+        else:
+            low = middle + 1
+    return high

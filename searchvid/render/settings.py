@@ -77,6 +77,15 @@ class VideoOptions:
         minimum=0,
         maximum=10,
     )
+    max_jumps: float = option(
+        3.0,
+        doc="At most this many jumps a second: a frame whose board differs from the board "
+        "before it in more than 15% of its tiles (a jump to an unrelated state, or a move on "
+        "a small board) stays on screen at least 1/max_jumps seconds, so that the eye can "
+        "follow (0 = off: every frame one frame long).",
+        minimum=0,
+        maximum=120,
+    )
     hud: bool = option(
         True,
         doc="Status strip under the board: the title, what the search is doing and its "

@@ -12,13 +12,24 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from searchvid.errors import RunError, UsageError
-from searchvid.render.cards import Shown, card_of, opening_hold, race_places, strip_text
+from searchvid.render.cards import (
+    Shown,
+    card_of,
+    opening_hold,
+    race_fields,
+    race_places,
+    strip_text,
+    work_field,
+)
 from searchvid.render.hud import HudText
 from searchvid.render.job import EventSource, RenderJob
+from searchvid.render.jumps import Jumps
 from searchvid.render.narration import Card, Ending, Narration
 from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD, assign_frames
 from searchvid.render.settings import VideoOptions
+from searchvid.search.algorithm import Algorithm
 from searchvid.search.events import Event, EventKind
+from searchvid.search.frontierview import StatusFields, frontier_of
 from searchvid.search.status import Field
 from searchvid.usercode import describe_failure
 
@@ -111,8 +122,85 @@ def _naming(stream: Iterator[_T], index: int, count: int) -> Iterator[_T]:
         raise RunError(f"search[{index}]: {describe_failure(error)}") from error
 
 
+_Item = tuple[Event, int | None, float | None, bool, Ending | None]
+"""An event as :func:`frames_with_best` yields it."""
+
+_DEFAULT_WORK_KINDS = Algorithm.work_kinds
+_DEFAULT_WORK_UNIT = Algorithm.work_unit
+
+
+def work_of(stream: object) -> tuple[frozenset[EventKind], tuple[str, str]]:
+    """The kinds of event that count a step of ``stream``'s work in a race, and the step's
+    name (singular, plural): the stream's own ``work_kinds`` and ``work_unit`` (a scene's
+    traversals answer their algorithm's), else a node expanded (``ENTER``/``LEAF``)."""
+    kinds: frozenset[EventKind] = getattr(stream, "work_kinds", _DEFAULT_WORK_KINDS)
+    unit: tuple[str, str] = getattr(stream, "work_unit", _DEFAULT_WORK_UNIT)
+    return kinds, unit
+
+
+class _Lane:
+    """One search of a race, read one frame ahead of the frame it shows, so that the work
+    its next frame has done is known before it is shown; what was read ahead is observed
+    only when the lane moves on, so observers never run ahead of the drawing.
+
+    Attributes:
+        key: The work done by the next frame (the steps counted in the events up to and
+            including its event; for the search's last frame, in the whole stream), None
+            when there is no next frame.
+        cost: The steps of work in the whole stream, once read to its end (None before).
+    """
+
+    def __init__(self, stream: Iterator[_Item], kinds: frozenset[EventKind]) -> None:
+        self._stream = stream
+        self._kinds = kinds
+        self._work = 0
+        self.ahead: list[_Item] = []  # read, not observed: up to the next frame (included)
+        self.after: list[_Item] = []  # read after the last frame, not observed yet
+        self.key: int | None = None
+        self.cost: int | None = None
+        self._read_ahead()
+
+    def _read_ahead(self) -> None:
+        kinds, ahead = self._kinds, self.ahead
+        last = False
+        for item in self._stream:
+            if item[0].kind in kinds:
+                self._work += 1
+            if last:
+                self.after.append(item)
+                continue
+            ahead.append(item)
+            if item[1] is not None:
+                if item[4] is None:
+                    self.key = self._work
+                    return
+                last = True  # the last frame: its work is the whole stream's
+        self.cost = self._work
+        self.key = self._work if last else None
+        if not last:  # events after the last frame shown (or a stream without frames)
+            self.after.extend(ahead)
+            ahead.clear()
+
+    def advance(self) -> list[_Item]:
+        """The events up to the next frame (its event last), and read on past it."""
+        taken = self.ahead
+        self.ahead = []
+        self.key = None
+        if self.cost is None:
+            self._read_ahead()
+        return taken
+
+
 class Run:
-    """Steps several searches together, one selected frame each per video frame."""
+    """Steps several searches together into video frames.
+
+    One search moves one selected frame per video frame. Several (a race) move by work:
+    each video frame advances every search whose next frame has done the least work (in
+    :func:`work_of`'s steps) and holds the others, so that from the second frame on each
+    column shows its latest frame whose work is at most that of the frame just taken (the
+    first video frame shows every search's first frame). A search's last frame counts the
+    work of its whole stream; one that has ended holds it.
+    """
 
     def __init__(
         self,
@@ -132,6 +220,15 @@ class Run:
         self._frame = -1
         self.events = 0
         self.fresh: list[bool] = []  # per column: whether this frame shows a new event
+        self.costs: list[int | None] = [None] * len(jobs)
+        """In a race, each search's work in its whole stream, from the frame it ended
+        (None: not yet, or a single search)."""
+        self.units: list[tuple[str, str]] = [_DEFAULT_WORK_UNIT] * len(jobs)
+        """Each search's step of work, singular and plural (see :func:`work_of`)."""
+        self.work: list[int | None] = [None] * len(jobs)
+        """In a race, the work done by each column's current frame (None: no frame)."""
+        self.ahead: list[int | None] = [None] * len(jobs)
+        """In a race, the work done by each column's next frame (None: none to come)."""
 
     def frames(self) -> Iterator[list[Shown]]:
         """For each video frame, what every column shows (events observed on the way)."""
@@ -141,9 +238,64 @@ class Run:
             _naming(frames_with_best(stream, self._video), i, len(opened))
             for i, stream in enumerate(opened)
         ]
+        if len(streams) > 1:
+            yield from self._race(opened, streams)
+        else:
+            yield from self._steps(streams)
+
+    def _observe(self, track: int, event: Event) -> None:
+        self.events += 1
+        if self._painter is not None:
+            self._painter.observe(track, event)
+        if track == 0 and self._snapper is not None:
+            self._snapper.offer(event)
+
+    def _race(
+        self, opened: Sequence[Iterable[Event]], streams: Sequence[Iterator[_Item]]
+    ) -> Iterator[list[Shown]]:
+        """:meth:`frames` for several searches, aligned on work."""
+        lanes: list[_Lane] = []
+        for stream, framed in zip(opened, streams, strict=True):
+            kinds, unit = work_of(stream)
+            self.units[len(lanes)] = unit
+            lanes.append(_Lane(framed, kinds))
+        shown: list[Shown] = [None] * len(lanes)
+        self.fresh = [False] * len(lanes)
+        first = True
+        while True:
+            for i, lane in enumerate(lanes):  # what was read after a last frame shown
+                if lane.key is None:
+                    for item in lane.after:
+                        self._observe(i, item[0])
+                    lane.after.clear()
+            keys = [lane.key for lane in lanes if lane.key is not None]
+            if not keys:
+                return
+            least = min(keys)
+            self._frame += 1
+            for i, lane in enumerate(lanes):
+                key = lane.key
+                self.fresh[i] = key is not None and (first or key == least)
+                if not self.fresh[i]:
+                    continue
+                for item in lane.advance():
+                    self._observe(i, item[0])
+                    if item[1] is not None:
+                        event, _, best, improving, ending = item
+                        shown[i] = (event, best, improving, ending)
+                self.work[i] = key
+                now = shown[i]
+                if now is not None and now[3] is not None:
+                    self._ended[i] = self._frame
+                    self.costs[i] = lane.cost
+            first = False
+            self.ahead = [lane.key for lane in lanes]
+            yield shown
+
+    def _steps(self, streams: Sequence[Iterator[_Item]]) -> Iterator[list[Shown]]:
+        """:meth:`frames` for one search: a selected frame per video frame."""
         shown: list[Shown] = [None] * len(streams)
         live = [True] * len(streams)
-        painter = self._painter
         self.fresh = [False] * len(streams)
         while True:
             advanced = False
@@ -152,11 +304,7 @@ class Run:
                 if not live[i]:
                     continue
                 for event, frame, best, improving, ending in stream:
-                    self.events += 1
-                    if painter is not None:
-                        painter.observe(i, event)
-                    if i == 0 and self._snapper is not None:
-                        self._snapper.offer(event)
+                    self._observe(i, event)
                     if frame is not None:
                         shown[i] = (event, best, improving, ending)
                         advanced = self.fresh[i] = True
@@ -184,14 +332,24 @@ class Run:
         painter = self._painter
         assert painter is not None
         places: list[str | None] = [None] * len(shown)
-        if card is Card.CLOSING and len(shown) > 1:
-            places, winners = race_places(shown, self._ended, self._titles)
-            painter.crown(winners)
+        stamps: list[tuple[Field, ...]] = [()] * len(shown)
+        if len(shown) > 1:
+            if card is Card.CLOSING:  # the place comes first on the card; then the cost
+                places, winners = race_places(shown, self.costs, self._titles)
+                painter.crown(winners)
+                stamps = [
+                    (work_field(cost, unit),) if cost is not None else ()
+                    for cost, unit in zip(self.costs, self.units, strict=True)
+                ]
+            else:
+                stamps = race_fields(shown, self.work, self.costs, self.units, self.ahead)
         for i, item in enumerate(shown):
             if item is not None:
                 event, best, improving, ending = item
                 status = self._status[i] if i < len(self._status) else None
                 fields = status(event) if status is not None else ()
+                if stamps[i]:  # before the algorithm's own fields
+                    fields = _stamped(stamps[i], fields)
                 painter.draw(
                     i,
                     event,
@@ -202,6 +360,12 @@ class Run:
                     card=card,
                     place=places[i],
                 )
+
+
+def _stamped(stamp: Sequence[Field], fields: Sequence[Field]) -> Sequence[Field]:
+    """``fields`` after ``stamp``, keeping the frontier view they may carry."""
+    view = frontier_of(fields)
+    return (*stamp, *fields) if view is None else StatusFields((*stamp, *fields), view)
 
 
 _Framed = tuple[Event, int | None, float | None, bool]
@@ -290,10 +454,16 @@ class _Strips:
 
     def __init__(self, jobs: Sequence[RenderJob]) -> None:
         self.narrations = [Narration(job.voice()) for job in jobs]
+        # views that observe the events draw from them: fed as a FramePainter feeds them, so
+        # their boards (and so the jumps, :class:`Jumps`) are those of the render
+        self._observers = [getattr(job.view, "observe", None) for job in jobs]
         self.texts: list[tuple[Event, HudText] | None] = [None] * len(jobs)
         self.winners: tuple[str, ...] = ()  # a race's winners, named on its closing card
 
     def observe(self, track: int, event: Event) -> None:
+        observe = self._observers[track]
+        if observe is not None:
+            observe(event)
         self.narrations[track].observe(event)
 
     def draw(
@@ -330,6 +500,20 @@ def strip_texts(
         yield list(strips.texts)
 
 
+def race_frames(sources: Sequence[EventSource], jobs: Sequence[RenderJob]) -> list[list[int]]:
+    """For each search of a race, the video frame that shows each of its own frames first
+    (its frames numbered from 0 as :func:`~searchvid.render.policy.assign_frames` numbers
+    them): a race aligned on work shows a search's frame ``k`` on video frame ``k`` only
+    while no search waits for another. Nothing is observed or drawn."""
+    run = Run(sources, jobs, None, None)
+    where: list[list[int]] = [[] for _ in jobs]
+    for index, _ in enumerate(run.frames()):
+        for track, new in enumerate(run.fresh):
+            if new:
+                where[track].append(index)
+    return where
+
+
 def timed_strips(
     events: EventSource | Sequence[EventSource], job: RenderJob | Sequence[RenderJob]
 ) -> Generator[tuple[list[Shown], list[HudText | None], int, Card | None], None, int]:
@@ -343,11 +527,12 @@ def timed_strips(
     run = Run(sources, jobs, strips, None)
     video = jobs[0].video
     move_hold, best_hold = frame_holds(video)
+    jumps = Jumps(jobs, video)
     for index, shown in enumerate(run.frames()):
         card = card_of(video, index, shown)
         run.draw(shown, card)
         texts = [item[1] if item is not None else None for item in strips.texts]
-        hold = frame_hold(shown, run.fresh, move_hold, best_hold)
+        hold = max(frame_hold(shown, run.fresh, move_hold, best_hold), jumps(shown, run.fresh))
         if card is Card.OPENING:
             hold = max(hold, opening_hold(video))
         yield list(shown), texts, hold, card

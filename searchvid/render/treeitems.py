@@ -16,7 +16,13 @@ import numpy.typing as npt
 
 from searchvid.render.canvas import Rect
 from searchvid.render.textink import TextInk
-from searchvid.render.treelayout import ITEM_AGGREGATE, ITEM_NODE, ITEM_PRUNED, TreeLayout
+from searchvid.render.treelayout import (
+    ITEM_AGGREGATE,
+    ITEM_NODE,
+    ITEM_PRUNED,
+    ITEM_SPOT,
+    TreeLayout,
+)
 from searchvid.render.treemarks import (
     BG,
     CROSS_I,
@@ -29,6 +35,7 @@ from searchvid.render.treemarks import (
     PATH_I,
     PLAYED_I,
     PRUNED_I,
+    PV_I,
     SCALE_I,
     SQUARE,
     TEXT_I,
@@ -79,7 +86,7 @@ class TreeItems(TreeState):
         layout = self.layouts[k]
         self._place(layout, self._sizes[k])
         self._drawn: list[Look | None] = [None] * layout.items
-        self._bus_drawn: list[tuple[int, int, int] | None] = [None] * layout.items
+        self._bus_drawn: list[tuple[int, int, int, int] | None] = [None] * layout.items
 
     def _place(self, layout: TreeLayout, sizes: Sizes) -> None:
         self.thumbnails = sizes.thumbnails
@@ -125,10 +132,15 @@ class TreeItems(TreeState):
             rect = self._bus_rect[p]
             if rect is None:
                 continue
-            look_bus = (self._kids[p], self._bus_highlight(p), self._played_child(p))
+            look_bus = (
+                self._kids[p],
+                self._bus_highlight(p),
+                self._played_child(p),
+                self._pv_child[p],
+            )
             if look_bus != bus_drawn[p]:
                 bus_drawn[p] = look_bus
-                self._paint_bus(p, rect, look_bus[1], look_bus[2])
+                self._paint_bus(p, rect, look_bus[1:])
                 rects.append(rect)
         self._dirty_bus.clear()
 
@@ -139,30 +151,45 @@ class TreeItems(TreeState):
         status = 2 if self._current == v else 1 if self._on_path[v] else 0
         out = 2 if self._played_child(v) >= 0 else int(self._kids[v] > 0)
         kind = self._item_kind[v]
+        pv = self._pv_state[v]
         if kind == ITEM_NODE:
             played = self._item_played(v)
-            return (status, out, *self._node_look(v, status), self._name(v), played)
+            node = self._node_look(v, status, self._gid[v])
+            return (status, out, *node, self._name(v), played, pv)
         n = self._count[v]
+        guest = self._guest[v]
+        if guest >= 0:  # a hidden node on the current path, drawn in an aggregate or spot
+            shape, height, width, fill, outline, note, color, state = self._node_look(
+                v, status, guest
+            )
+            if kind == ITEM_AGGREGATE:  # the aggregate's slot still counts its nodes
+                note, color = f"+{count(n)}", TEXT_I
+            return (status, out, shape, height, width, fill, outline, note, color, state, "", 0, pv)
+        if kind == ITEM_SPOT:
+            return None
         side = min(self._body_w, self._body_h, MAX_MARK)
         if kind == ITEM_AGGREGATE:
             line = FRONTIER_I if self._open[v] else HIDDEN_I
-            return (status, out, SQUARE, side, side, -1, line, f"+{count(n)}", TEXT_I, 0, "", 0)
-        return (status, out, CROSS_SHAPE, side, side, PRUNED_I, -1, str(n), PRUNED_I, 0, "", 0)
+            mark = (SQUARE, side, side, -1, line, f"+{count(n)}", TEXT_I, 0, "", 0)
+            return (status, out, *mark, pv)
+        return (status, out, CROSS_SHAPE, side, side, PRUNED_I, -1, str(n), PRUNED_I, 0, "", 0, 0)
 
-    def _node_look(self, v: int, status: int) -> tuple[Any, ...]:
-        """(shape, height, width, fill, outline, note, note colour, state) of a node."""
-        g = self._gid[v]
+    def _node_look(self, v: int, status: int, g: int) -> tuple[Any, ...]:
+        """(shape, height, width, fill, outline, note, note colour, state) of node ``g``
+        drawn by item ``v`` (its own item, or an aggregate or spot lending it a slot)."""
         state = self._state_of[g]
         shape = SQUARE if state == LEAF_STATE else DISK
         height, width = self._body_h, self._body_w
         fill, outline = VISITED_I, -1
         note = ""
+        own = self._item_kind[v] == ITEM_NODE
         if self._mcts:
             shape = SQUARE
-            visits = self._visits[v]
+            visits = self._visits[v] if own else self._node_visits[g]
+            total = self._total[v] if own else self._node_total[g]
             heights = self._heights
             if visits:
-                fill = SCALE_I + bucket(self._total[v] / visits)
+                fill = SCALE_I + bucket(total / visits)
                 share = math.log1p(visits) / math.log1p(self._root_visits)
                 height = heights[min(len(heights) - 1, round(share * (len(heights) - 1)))]
                 note = count(visits)
@@ -172,7 +199,7 @@ class TreeItems(TreeState):
             fill, outline = -1, FRONTIER_I
         elif state == DROPPED_STATE:
             shape, fill = CROSS_SHAPE, CROSS_I
-        value = self._value[v]
+        value = self._value[v] if own else None
         if value is not None and state != OPEN_FRONTIER:
             fill = SCALE_I + bucket(value)
             note = number(value)
@@ -219,6 +246,16 @@ class TreeItems(TreeState):
                 pixels[body_top + height : slot.bottom, x - 2 : x + 2] = rgb[PLAYED_I]
             if out == 1 or status == 1:
                 pixels[body_top + height : slot.bottom, x : x + 2] = rgb[stub]
+        pv = look[12]
+        if pv:  # the principal variation: a line beside the edges, a base under the bar
+            beside = slice(x + 2, min(x + 4, slot.right))  # (slots may be narrow)
+            if self._parent[v] >= 0:
+                pixels[slot.top : body_top, beside] = rgb[PV_I]
+            if pv == 2:
+                pixels[body_top + height : slot.bottom, beside] = rgb[PV_I]
+            base = min(body_top + height, slot.bottom - 2)
+            span = slice(max(0, slot.left, body_left - 2), min(slot.right, body_left + width + 2))
+            pixels[base : base + 2, span] = rgb[PV_I]
         if thumb:
             self._paint_thumbnail(v, body_top, body_left, width, look)
         elif bw < 10 and status == 2:
@@ -303,9 +340,12 @@ class TreeItems(TreeState):
         y = top + (self._band - ink.shape[0]) // 2
         paint_ink(self.pixels, y, left, ink, self._rgb[ink_ramp(color)], right=right)
 
-    def _paint_bus(self, p: int, rect: Rect, highlight: int, played: int) -> None:
+    def _paint_bus(self, p: int, rect: Rect, marked: tuple[int, int, int]) -> None:
         """The edges from ``p`` down to its children: a bar across and a drop to each;
-        pruned markers' dashed, the played child's heavy, the current path's yellow."""
+        pruned markers' dashed, the played child's heavy, the current path's yellow, and a
+        second line beside the edge to the principal variation's child (``marked``: the
+        children on the current path, played, on the PV; -1: none)."""
+        highlight, played, pv = marked
         pixels, rgb = self.pixels, self._rgb
         pixels[rect.top : rect.bottom, rect.left : rect.right] = rgb[BG]
         layout = self.layout
@@ -329,6 +369,11 @@ class TreeItems(TreeState):
             span = (min(xp, xc), max(xp, xc) + 2)
             paint_line(pixels, (bar, bar + 2), span, color, dashed=cut)
             paint_line(pixels, (bar + 2, rect.bottom), (xc, xc + 2), color, dashed=cut)
+        if pv >= 0:  # beside the others: right of the drops, under the bar
+            xc = layout.x[pv]
+            pixels[rect.top : bar + 4, xp + 2 : xp + 4] = rgb[PV_I]
+            pixels[bar + 2 : bar + 4, min(xp, xc) + 2 : max(xp, xc) + 4] = rgb[PV_I]
+            pixels[bar + 2 : rect.bottom, xc + 2 : xc + 4] = rgb[PV_I]
         if highlight >= 0 or played < 0:
             pixels[rect.top : bar, xp : xp + 2] = rgb[PATH_I if highlight >= 0 else EDGE_I]
         if highlight >= 0:

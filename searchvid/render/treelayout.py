@@ -33,10 +33,20 @@ largest subtrees. A ``PRUNE`` on a drawn node adds one more leaf item under it, 
 rest: the marker of its cut-off children.
 
 **Tidy layout.** Drawn nodes and aggregates are placed in rows by depth. Leaves take
-consecutive columns in depth-first order (children in id order, i.e. creation order, the
-aggregate last); a parent sits over the middle of its first and last child, so subtrees
-never overlap and any two items of a row are at least one column apart. Columns and rows are
-then scaled to the panel: even column and row pitches, even coordinates.
+consecutive columns in depth-first order (children in id order, i.e. creation order, or with
+``by_weight`` heaviest first: for MCTS the most visited *at the end of the decision* leftmost,
+ties in creation order; the aggregate last); a parent sits over the middle of its first and
+last child, so subtrees never overlap and any two items of a row are at least one column
+apart. Columns and rows are then scaled to the panel: even column and row pitches, even
+coordinates.
+
+**Spotlight.** With ``spotlight``, each aggregate gets a column of *spot* items under it, one
+per row down to its deepest hidden node (or the last row): a fold is a leaf of the tidy
+layout, so the rows under it in its column are free. While the path to the current node runs
+through hidden nodes, the panel draws them there: the first in the aggregate's own slot, the
+next ones in its spot items (see :mod:`searchvid.render.treestate`). So the current node and
+its whole path stay on screen without moving anything else; only a path deeper than the
+panel's rows (a tree cut by depth) is cut at the last row.
 """
 
 from __future__ import annotations
@@ -48,10 +58,19 @@ import numpy.typing as npt
 
 from searchvid.render.treerecord import IntArray, TreeCensus, TreeRecord
 
-__all__ = ["ITEM_AGGREGATE", "ITEM_NODE", "ITEM_PRUNED", "TreeCensus", "TreeLayout", "TreeRecord"]
+__all__ = [
+    "ITEM_AGGREGATE",
+    "ITEM_NODE",
+    "ITEM_PRUNED",
+    "ITEM_SPOT",
+    "TreeCensus",
+    "TreeLayout",
+    "TreeRecord",
+]
 
-ITEM_NODE, ITEM_AGGREGATE, ITEM_PRUNED = 0, 1, 2
-"""Kinds of layout items: a tree node, an aggregate of hidden nodes, a node's pruned children."""
+ITEM_NODE, ITEM_AGGREGATE, ITEM_PRUNED, ITEM_SPOT = 0, 1, 2, 3
+"""Kinds of layout items: a tree node, an aggregate of hidden nodes, a node's pruned
+children, a slot under an aggregate where a hidden node on the current path is drawn."""
 
 
 def _monotone(weights: IntArray, parents: IntArray, depths: IntArray) -> IntArray:
@@ -77,7 +96,8 @@ class TreeLayout:
     """Stable positions, in panel pixels, of the drawn part of one decision's search tree.
 
     Items are the drawn nodes (in id order) followed by the aggregates, then the pruned
-    markers (one under each drawn node a ``PRUNE`` event names, after its other children).
+    markers (one under each drawn node a ``PRUNE`` event names, after its other children),
+    then the spot items (``spotlight``: under each aggregate, one per row).
     Item ``v`` is centred on the pixel pair ``x[v], x[v] + 1`` (``x`` is even) in row
     ``row[v]``, whose band starts at pixel row :meth:`row_top`.
 
@@ -98,6 +118,9 @@ class TreeLayout:
         min_weight: Where the tree does not fit whole, nodes lighter than this (fewer
             visits, a smaller subtree) are drawn only within an aggregate (the root and the
             played line always are drawn).
+        by_weight: Order each node's children by weight, heaviest first (ties: the older),
+            instead of by id.
+        spotlight: Give each aggregate a column of spot items (see the module docstring).
 
     Attributes:
         items: Number of items.
@@ -109,7 +132,8 @@ class TreeLayout:
         row: Per item, its row (its depth in the tree).
         x: Per item, the left pixel of its centre pair (even).
         hidden: Per item, how many nodes it stands for beyond itself (aggregates: all of
-            them; drawn nodes: 0).
+            them; drawn nodes and spots: 0).
+        spots: Aggregate item -> its spot items, top down (rows ``row[a] + 1`` on).
         rep: Per census (local) number, the item that draws the node: itself, or the
             aggregate standing for it.
         pitch_x: Column pitch in pixels (even).
@@ -134,6 +158,8 @@ class TreeLayout:
         row_ratio: float = 5.0,
         max_children: int | None = None,
         min_weight: int = 0,
+        by_weight: bool = False,
+        spotlight: bool = False,
     ) -> None:
         self.census = census
         parents, depths = census.parents, census.depths
@@ -147,6 +173,11 @@ class TreeLayout:
             max_children = max(8, columns_fit // 4)
         selection = _select(census, cap, columns_fit, max_children, min_weight)
         self._build_items(selection.shown, parents, depths, valid)
+        if by_weight:
+            self._order_by_weight()
+        self.spots: dict[int, list[int]] = {}
+        if spotlight:
+            self._add_spots(max_depth if self.depth_cap is None else self.depth_cap + 1)
         self.columns = self._place_columns()
         self.rows = max(self.row) + 1 if self.items else 1
         pitch_x = min(max_pitch_x, width // max(1, self.columns)) & ~1
@@ -226,6 +257,45 @@ class TreeLayout:
         self.row = row
         self.hidden = hidden
         self.rep = rep
+
+    def _order_by_weight(self) -> None:
+        """Each node item's node children heaviest first (ties: the older); the aggregate
+        and the pruned marker stay last."""
+        weights = self.census.weights.tolist()
+        local = np.searchsorted(self.census.ids, np.array(self.node[: self.drawn_nodes]))
+        weight_of = [weights[u] for u in local.tolist()]
+        for v in range(self.drawn_nodes):
+            kids = self.children[v]
+            nodes = [c for c in kids if self.kind[c] == ITEM_NODE]
+            if len(nodes) > 1:  # node items come first, in id order: a stable sort keeps ties
+                nodes.sort(key=lambda c: -weight_of[c])
+                kids[: len(nodes)] = nodes
+
+    def _add_spots(self, last_row: int) -> None:
+        """Spot items under each aggregate, one per row down to its deepest hidden node (at
+        most ``last_row``)."""
+        deepest: dict[int, int] = {}
+        kind, rep = self.kind, self.rep
+        for local, depth in enumerate(self.census.depths.tolist()):
+            v = rep[local]
+            if depth >= 0 and v >= 0 and kind[v] == ITEM_AGGREGATE:
+                deepest[v] = max(deepest.get(v, 0), depth)
+        for a in sorted(deepest):
+            chain: list[int] = []
+            above = a
+            for row in range(self.row[a] + 1, min(deepest[a], last_row) + 1):
+                v = self.items
+                self.node.append(-1)
+                self.kind.append(ITEM_SPOT)
+                self.parent.append(above)
+                self.row.append(row)
+                self.children.append([])
+                self.hidden.append(0)
+                self.children[above].append(v)
+                self.items += 1
+                chain.append(v)
+                above = v
+            self.spots[a] = chain
 
     def _place_columns(self) -> int:
         """Tidy columns: leaves in depth-first order, parents over their children's middle.

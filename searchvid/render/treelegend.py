@@ -14,11 +14,13 @@ from searchvid.render.textink import TextInk
 from searchvid.render.treemarks import (
     CROSS_I,
     DISK,
+    EDGE_I,
     FRONTIER_I,
     HIDDEN_I,
     PATH_I,
     PLAYED_I,
     PRUNED_I,
+    PV_I,
     SCALE_I,
     SCALE_STEPS,
     SQUARE,
@@ -46,7 +48,7 @@ class LegendEntry:
 
     Attributes:
         key: Which swatch: ``current``, ``frontier``, ``visited``, ``leaf``, ``dropped``,
-            ``pruned``, ``played``, ``hidden``, ``scale`` or ``sizes``.
+            ``pruned``, ``played``, ``pv``, ``hidden``, ``scale`` or ``sizes``.
         text: The words after the swatch (for ``scale``, the name of the value).
     """
 
@@ -68,7 +70,8 @@ class LegendFacts:
         played: Moves are played (heavy edges).
         values: Nodes are coloured by value.
         value_name: ``value`` or ``mean reward``.
-        mcts: Nodes are MCTS bars: size shows visits, no visited / leaf states.
+        mcts: Nodes are MCTS bars: size shows visits, no visited / leaf states; the
+            principal variation (the line of most visits) is marked.
     """
 
     frontier: bool
@@ -98,6 +101,8 @@ def legend_entries(facts: LegendFacts, *, hidden: bool, thumbnails: bool) -> lis
         entries.append(LegendEntry("pruned", "pruned (count)"))
     if facts.played:
         entries.append(LegendEntry("played", "played"))
+    if facts.mcts:
+        entries.append(LegendEntry("pv", "most visits"))
     if hidden:
         entries.append(LegendEntry("hidden", "+k hidden"))
     if facts.values:
@@ -135,7 +140,7 @@ class TreeLegend:
             return text.width(low) + 4 + self._step() * SCALE_STEPS + 4 + text.width(high)
         if key == "sizes":
             return 18
-        if key in ("played", "pruned"):
+        if key in ("played", "pruned", "pv"):
             return _LEAD + s
         return s
 
@@ -231,6 +236,15 @@ class TreeLegend:
             middle = top + s // 2 - 2 & ~1
             pixels[middle : middle + 4, x : x + _LEAD] = rgb[PLAYED_I]
             paint_shape(pixels, rgb, (top, x + _LEAD), (s, s), box, VISITED_I, PLAYED_I)
+        elif key == "pv":  # an edge with a second line beside it, into a bar on a base
+            middle = top + s // 2 - 2 & ~1
+            pixels[middle : middle + 2, x : x + _LEAD + 2] = rgb[EDGE_I]
+            pixels[middle + 2 : middle + 4, x : x + _LEAD + 2] = rgb[PV_I]
+            bar = s - 4
+            paint_shape(
+                pixels, rgb, (top + 2, x + _LEAD + 2), (bar - 2, bar), SQUARE, VISITED_I, -1
+            )
+            pixels[top + bar : top + bar + 2, x + _LEAD : x + _LEAD + bar + 4] = rgb[PV_I]
         elif key == "sizes":
             for k, size in enumerate((2, 6, 10)):
                 paint_shape(

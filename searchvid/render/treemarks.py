@@ -18,6 +18,9 @@ played       a heavy (4 px) edge into the node, and      bluish green
              its outline
 hidden       a hollow square with ``+k``                 grey (light while on the
                                                          frontier)
+principal    (MCTS) a second line beside each edge of    sky blue
+variation    the line of most visits, and a base line
+             under its bars
 ===========  ==========================================  =============================
 
 Values are fills on a ramp (9 colours): :func:`~searchvid.render.palette.sequential` for one
@@ -44,6 +47,7 @@ from searchvid.render.atlas import RGB
 from searchvid.render.palette import (
     BLUISH_GREEN,
     REDDISH_PURPLE,
+    SKY_BLUE,
     YELLOW,
     diverging,
     sequential,
@@ -68,6 +72,7 @@ CROSS: RGB = (86, 86, 86)
 PLAYED: RGB = BLUISH_GREEN
 PRUNED: RGB = REDDISH_PURPLE
 HIDDEN: RGB = (116, 116, 116)
+PV: RGB = SKY_BLUE
 
 SCALE_STEPS = 9
 """Colours per value scale."""
@@ -88,6 +93,7 @@ BASE_COLORS: tuple[RGB, ...] = (
     PLAYED,
     PRUNED,
     HIDDEN,
+    PV,
 )
 """The colours of every panel; a panel with values adds one scale."""
 
@@ -103,7 +109,7 @@ COLORS: tuple[RGB, ...] = (*BASE_COLORS, *SEQUENTIAL, *DIVERGING, *INK_BLENDS)
 """Every colour any panel draws (thumbnails add their own)."""
 
 BG, EDGE_I, PATH_I, TEXT_I, FRONTIER_I, VISITED_I, DROPPED_I, CROSS_I = range(8)
-PLAYED_I, PRUNED_I, HIDDEN_I, SCALE_I = 8, 9, 10, 11
+PLAYED_I, PRUNED_I, HIDDEN_I, PV_I, SCALE_I = 8, 9, 10, 11, 12
 """Indices into a panel's colour table; the scale's colours follow ``SCALE_I``."""
 BLENDS_I = SCALE_I + SCALE_STEPS
 """Index of the first of :data:`INK_BLENDS` in a panel's colour table (after the scale)."""

@@ -22,13 +22,23 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
 - MCTS (streams with ``BACKUP``): nodes are bars whose height follows the visit count (log
   scale against the root's count at the end of the decision) and whose colour is the mean
   reward; the visit count is written under (or beside) a bar when there is room. Bars stand
-  on a common line and are wide (``min_spacing``): of a wide fan-out, the most visited
-  children are drawn and the rest are one ``+k`` item; where the tree does not fit, nodes
-  visited once are left to the ``+k`` items too.
+  on a common line and are wide (``min_spacing``). Each node's children are ordered by
+  their visits *at the end of the decision* (from the first pass: most visited leftmost,
+  so nodes never move); of a wide fan-out, the most visited children are drawn and the
+  least visited are one ``+k`` item, last. The current node is never lost in a ``+k``
+  item: the hidden part of its path is drawn in the item's slot and the free column under
+  it (see :mod:`~searchvid.render.treelayout`, *spotlight*), the ``+k`` count still
+  written under it. The principal variation as of the current event (from the root,
+  repeatedly the child with the most visits so far) is a sky-blue line beside its edges
+  and a sky-blue base under its bars; it ends in a ``+k`` item when the next node is
+  hidden there.
 - MCTS in plan mode (a ``MOVE`` after each block of iterations): the panel shows the tree of
   the *current decision* only, rooted at the node the last MOVE committed, each decision
   laid out by itself from the first pass. A header line counts ``move k of n`` beside one
   small mark per decision (filled green: played; a tall yellow bar: current; hollow: to come).
+  A *forced* decision (one move to choose from, such as a game's last) has no tree worth a
+  picture: the previous decision's tree stays as it ended, with its played move and
+  principal variation, and the header says ``move k of n (forced)``.
 - Minimax values (streams whose LEAF/BACKTRACK values are all in [0, 1] and whose ENTERs
   carry none): a node's latest value, written beside it when there is room; a node's
   children cut off by alpha-beta (``PRUNE``) are one bold purple cross under it, at the end
@@ -59,7 +69,7 @@ from searchvid.render.atlas import RGB
 from searchvid.render.canvas import Rect
 from searchvid.render.textink import MIN_TEXT, TextInk
 from searchvid.render.treeitems import TreeItems
-from searchvid.render.treelayout import TreeLayout
+from searchvid.render.treelayout import ITEM_NODE, TreeLayout
 from searchvid.render.treelegend import LegendEntry, LegendFacts, TreeLegend, legend_entries
 from searchvid.render.treemarks import (
     BACKGROUND,
@@ -148,15 +158,17 @@ class TreePanel(TreeItems):
         font_size: Text size in pixels (default: from the panel width, at least
             :data:`~searchvid.render.textink.MIN_TEXT`).
         min_spacing: Smallest distance between the centres of two nodes of a row (even);
-            trees wider than that are aggregated. None: 32 for MCTS streams (bars 22 px
-            wide, visit counts written under them), else 8.
+            trees wider than that are aggregated. None: for MCTS streams, at least 32 and
+            room for a count such as ``+1.2k`` (bars 22 px wide, visit counts written
+            under them), else 8.
         thumbnail_limit: Most nodes drawn as thumbnails (or with labels).
         max_children: Most children drawn per node (the heaviest: most visited, else the
             largest subtrees); the others are one ``+k`` aggregate. None: a quarter of
-            the columns that fit (MCTS: half), at least 8.
+            the columns that fit (MCTS: all of them), at least 8.
         min_visits: Where a decision's tree does not fit, MCTS nodes with fewer visits by
-            the end of the decision are drawn only within a ``+k`` aggregate (a node visited
-            once is a bare expansion).
+            the end of the decision are drawn only within a ``+k`` aggregate. The default,
+            1, draws every node there is room for: the most visited come first anyway,
+            and bars keep their width whatever their number.
 
     Attributes:
         width: Panel width.
@@ -184,7 +196,7 @@ class TreePanel(TreeItems):
         min_spacing: int | None = None,
         thumbnail_limit: int = 60,
         max_children: int | None = None,
-        min_visits: int = 2,
+        min_visits: int = 1,
     ) -> None:
         if width % 2 or height % 2 or width < 32 or height < 32:
             raise ValueError(f"a tree panel is even-sized and at least 32 px, got {width}x{height}")
@@ -225,11 +237,11 @@ class TreePanel(TreeItems):
         self._legend_top = height - _MARGIN - self._key.height(widest)
         top = _MARGIN + header + (_MARGIN if header else 0)
         bottom = max(top, self._legend_top - _MARGIN)
-        if min_spacing is None:
-            min_spacing = 32 if mcts else 8
+        if min_spacing is None:  # MCTS: room for a count ("+1.2k") under each bar
+            min_spacing = max(32, self._small.width("+1.2k") + 5 & ~1) if mcts else 8
         columns = (width - 2 * _MARGIN) // min_spacing
-        if max_children is None and mcts:  # the root's fan-out is the story
-            max_children = max(8, columns // 2)
+        if max_children is None and mcts:  # the root's fan-out is the story: no cap
+            max_children = max(8, columns)
         layouts = [
             TreeLayout(
                 census,
@@ -242,6 +254,8 @@ class TreePanel(TreeItems):
                 max_pitch_y=240 if mcts else 160,
                 max_children=max_children,
                 min_weight=min_visits if mcts else 0,
+                by_weight=mcts,
+                spotlight=mcts,
             )
             for census in record.decisions
         ]
@@ -273,7 +287,7 @@ class TreePanel(TreeItems):
         self._thumbnail = thumbnail
         self._names_of: dict[int, str] = {}
         self._pictures: dict[tuple[int, int], Pixels] = {}
-        self._header_drawn: tuple[int, str] | None = None
+        self._header_drawn: tuple[int, str, int] | None = None
         self._enter(0)
         self._draw_legend()
 
@@ -305,6 +319,7 @@ class TreePanel(TreeItems):
         changed since the previous call (empty list: nothing changed).
         """
         self._sync_path()
+        self._sync_pv()
         rects: list[Rect] = []
         if self._first:
             self._first = False
@@ -316,7 +331,7 @@ class TreePanel(TreeItems):
             self._paint_header()
             return [Rect(0, 0, self.height, self.width)]
         self._paint_dirty(rects)
-        if (self._walks, self._root_name) != self._header_drawn:
+        if (self._walks, self._root_name, self.decision) != self._header_drawn:
             rects.append(self._paint_header())
         if len(rects) > 64:
             return [_bounds(rects)]
@@ -331,6 +346,23 @@ class TreePanel(TreeItems):
         if not 0 <= node_id < self._n or self._rep[node_id] < 0:
             return None
         return self._slot[self._rep[node_id]]
+
+    def drawn_at(self, node_id: int) -> Rect | None:
+        """The slot where tree node ``node_id`` is drawn *by itself* now: its own item's, or
+        that of the aggregate or spot item lending it a slot while it is on the current
+        path (None: only counted in a ``+k`` item, or not in the current decision)."""
+        if not 0 <= node_id < self._n or self._rep[node_id] < 0:
+            return None
+        v = self._host.get(node_id, self._rep[node_id])
+        if self._item_kind[v] == ITEM_NODE or self._guest[v] == node_id:
+            return self._slot[v]
+        return None
+
+    @property
+    def pv_nodes(self) -> tuple[int, ...]:
+        """The principal variation as last drawn: the ids of its nodes drawn by themselves,
+        from the root (a final ``+k`` item, where the next node is hidden, is left out)."""
+        return tuple(self._gid[v] for v in self._pv if self._item_kind[v] == ITEM_NODE)
 
     def marker_rect(self, node_id: int) -> Rect | None:
         """The rectangle of the pruned-children marker under node ``node_id`` (None: none)."""
@@ -378,7 +410,7 @@ class TreePanel(TreeItems):
     def _paint_header(self) -> Rect:
         """The line at the top: ``walk N`` for random walks, ``move k of n`` for decisions."""
         box = self._header_box
-        self._header_drawn = (self._walks, self._root_name)
+        self._header_drawn = (self._walks, self._root_name, self.decision)
         if box.bottom <= box.top:
             return box
         pixels, rgb = self.pixels, self._rgb
@@ -390,7 +422,7 @@ class TreePanel(TreeItems):
             paint_ink(pixels, box.top + 2, box.left, ink[:, :room], shades)
             return box
         n, k = len(self.layouts), self.decision
-        words = f"move {k + 1} of {n}"
+        words = f"move {k + 1} of {n}" + (" (forced)" if self._forced else "")
         paint_ink(pixels, box.top + 2, box.left, self._text.ink(words)[:, :room], shades)
         x = box.left + self._text.width(words) + 10 & ~1
         step = _CRUMB + 2

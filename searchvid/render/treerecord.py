@@ -14,7 +14,8 @@ the first root, are ignored, as later are events about nodes the pass did not se
 starts at the first event after a ``MOVE`` that is neither a ``MOVE`` nor an ``IMPROVE``,
 when that MOVE's node is not already the decision's root. Decision ``k`` is the subtree of
 its root (the node the last MOVE committed) as it stands at the end of the decision: nodes
-kept from earlier decisions and nodes created in this one. Each decision gets its own
+kept from earlier decisions and nodes created in this one. A decision whose root has a single
+child is *forced* (:attr:`TreeCensus.forced`). Each decision gets its own
 :class:`TreeCensus` and so its own layout. Streams without ``BACKUP`` (minimax, whose
 ``MOVE`` line follows the whole search, and the frontier searches' solution replays) are one
 decision: there the whole search tree is the point.
@@ -68,6 +69,8 @@ class TreeCensus:
         unit_values: Whether the stream has the signature of minimax values: ``LEAF`` or
             ``BACKTRACK`` events with values, all in [0, 1], and no ``ENTER`` with a value.
         index: The decision's number, from 0.
+        forced: Whether the decision's root has exactly one child by its end: a move with
+            no choice (the last tile, the last empty cell), however long it was searched.
     """
 
     ids: IntArray
@@ -82,6 +85,7 @@ class TreeCensus:
     leaves: bool
     unit_values: bool
     index: int = 0
+    forced: bool = False
 
     @property
     def nodes(self) -> int:
@@ -105,6 +109,8 @@ class TreeRecord:
 
     Attributes:
         size: One more than the largest node id the pass saw (0: none).
+        parents: Per node id, its parent's id: -1 for the first root, -2 for an id the
+            pass ignores (never named, or not below the first root).
         decisions: One census per decision (at least one), in stream order.
         kinds: Every event kind in the stream.
         leaves: Whether some ``LEAF`` event names a tree node.
@@ -112,6 +118,7 @@ class TreeRecord:
     """
 
     size: int
+    parents: IntArray
     decisions: tuple[TreeCensus, ...]
     kinds: frozenset[EventKind]
     leaves: bool
@@ -170,6 +177,7 @@ class TreeRecord:
             decisions.append(shared.census(ids, k, visits[ids], before))
         return cls(
             size=n,
+            parents=parents,
             decisions=tuple(decisions),
             kinds=kinds,
             leaves=reader.leaves,
@@ -302,6 +310,7 @@ class _Shared:
             leaves=self.leaves,
             unit_values=self.unit_values,
             index=index,
+            forced=n >= 2 and int(np.count_nonzero(parents == 0)) == 1,
         )
 
 

@@ -14,7 +14,7 @@ EDGE_BAND = 6
 MIN_THUMB = 24
 """Smallest board picture worth drawing; smaller trees of pictures become dots."""
 MAX_DOT = 30
-MAX_BAR = 86
+MAX_BAR = 146
 MAX_MARK = 14
 """Largest side of a mark (``+k`` square, pruned cross)."""
 NAME_ROOM = "abcde"
@@ -114,7 +114,7 @@ def sizes_for(layout: TreeLayout, rules: SizeRules) -> Sizes:
     notes_room = note_line if below else 0
     tall = box
     if rules.mcts and not thumbnails:  # bars: height shows visits
-        tall = size4(min(sy - EDGE_BAND - names_room - notes_room, 4 * box + 2, MAX_BAR))
+        tall = size4(min(sy - EDGE_BAND - names_room - notes_room, 6 * box + 2, MAX_BAR))
         tall = max(box, tall)
     band = tall + notes_room
     # each note is drawn where it fits beside its item: some must fit beside a mark

@@ -6,15 +6,30 @@ dropped), visits and rewards, values, pruned counts and whether it was played; w
 decision is shown; the current node and the path to it. It marks the layout items whose
 look may have changed (``_dirty``, and ``_dirty_bus`` for the edges under an item);
 :class:`~searchvid.render.treepanel.TreePanel` redraws them.
+
+Two things it works out for MCTS layouts (``spotlight``, see
+:mod:`searchvid.render.treelayout`):
+
+- **Guests.** When the current node is hidden in a ``+k`` aggregate, the hidden part of its
+  path (from the aggregate's row down) is lent the aggregate's slot and the spot items
+  under it: the current node and every node above it are always drawn.
+- **The principal variation**, as of the last event: from the root, repeatedly the child
+  with the most visits so far (ties: the leftmost, so a drawn child before a hidden one).
+  It runs through drawn nodes and ends at a node with no visited child, or at the aggregate
+  holding the next node. Each item knows whether it is on it (``_pv_state``) and which of
+  its children it continues to (``_pv_child``).
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
-from searchvid.render.treelayout import ITEM_AGGREGATE, ITEM_NODE, TreeLayout
+import numpy as np
+
+from searchvid.render.treelayout import ITEM_AGGREGATE, ITEM_NODE, ITEM_SPOT, TreeLayout
 from searchvid.render.treerecord import TreeCensus, TreeRecord
 from searchvid.search.events import Event, EventKind
 
@@ -43,7 +58,8 @@ class TreeState:
     Attributes:
         record: The first pass.
         layouts: One layout per decision, in order.
-        layout: The current decision's layout.
+        layout: The current decision's layout (a forced decision, with one move to choose
+            from, keeps the layout of the decision before it).
         decision: The number of the current decision, from 0.
     """
 
@@ -65,6 +81,7 @@ class TreeState:
         self._label = label
         self._root: int = -1  # the current decision's root, once the events named it
         self._pending = -1  # the node of a MOVE not followed by search yet
+        self._forced = False  # the current decision is forced: the last one's picture stays
         self._pending_node: Any = None
         self._first = True
         n = self._n = record.size
@@ -72,6 +89,11 @@ class TreeState:
         self._seen = bytearray(n)
         self._state_of = bytearray(n)  # UNSEEN, OPEN_FRONTIER, ...
         self._played = bytearray(n)
+        self._gparent: list[int] = record.parents.tolist()
+        self._node_visits = [0] * n  # per node id: visits so far, and their reward sums
+        self._node_total = [0.0] * n
+        self._stop_node = -1  # a backup stops at this node (-1: at the first root)
+        self._host: dict[int, int] = {}  # a guest node -> the item drawing it
         self._node_value: dict[int, float] = {}
         self._pruned_count: dict[int, int] = {}
         self._objects: dict[int, Any] = {}  # nodes whose picture or label may be drawn
@@ -125,7 +147,7 @@ class TreeState:
             if kind in CURRENT_KINDS and event.parent is not None:  # a playout state
                 p = event.parent
                 if 0 <= p < self._n and self._rep[p] >= 0:
-                    self._current = self._rep[p]
+                    self._set_current(p)
             return
         if not 0 <= i < self._n:
             return
@@ -134,6 +156,7 @@ class TreeState:
             return
         if kind is _K.BACKUP:
             self._backup(v, event.value)
+            self._backup_node(i, event.value)
         elif kind is _K.PRUNE:
             self._prune(i, v, event.value)
         elif kind is not _K.IMPROVE:
@@ -145,13 +168,14 @@ class TreeState:
         if not self._seen[i]:
             self._appear(i, v, event.node)
         if kind in CURRENT_KINDS:
-            self._current = v
+            self._set_current(i)
             if kind is _K.RESTART:
                 self._walks += 1
         self._change_state(i, v, kind)
         if kind is _K.MOVE:
             if not self._split:
                 self._backup_root = v
+                self._stop_node = i
             if not self._played[i]:
                 self._played[i] = 1
                 self._dirty.add(v)
@@ -171,6 +195,7 @@ class TreeState:
     def _enter(self, k: int) -> None:
         """Make decision ``k``'s layout the current one, its items as the events left them."""
         self.decision = k
+        self._forced = False
         self.layout = layout = self.layouts[k]
         self._entered(k)
         rep = self._rep
@@ -195,6 +220,19 @@ class TreeState:
         self._path: list[int] = []
         self._on_path = [False] * items
         self._backup_root = -1
+        if self._split:
+            self._stop_node = census.root
+        self._guest = [-1] * items  # aggregates and spots: the hidden node drawn there
+        self._host.clear()
+        self._pv: list[int] = []
+        self._pv_state = [0] * items  # 0: off the PV; 1: its end; 2: it goes on below
+        self._pv_child = [-1] * items
+        self._pv_stale = True
+        parents = census.parents
+        counts = np.bincount(parents[1:], minlength=census.nodes)
+        self._kid_start: list[int] = [0, *np.cumsum(counts).tolist()]
+        # local numbers of each node's children, grouped by parent (the root's -1 sorts first)
+        self._kid_order: list[int] = np.argsort(parents, kind="stable").tolist()[1:]
         self._first = True
         self._dirty.clear()
         self._dirty_bus.clear()
@@ -236,7 +274,126 @@ class TreeState:
         if k < len(self.layouts):  # the first pass counted the same starts
             if self._label is not None:
                 self._root_name = self._label(self._pending_node)
-            self._enter(k)  # its root is the current node
+            if self.layouts[k].census.forced:
+                # No choice to show: the last decision's tree stays, and the forced search
+                # shows in it (its visits count up to the committed node, as MCTS counts).
+                self.decision = k
+                self._forced = True
+                self._stop_node = pending
+                self._backup_root = self._rep[pending]
+            else:
+                self._enter(k)  # its root is the current node
+
+    # -- the current node -----------------------------------------------------------------
+
+    def _set_current(self, i: int) -> None:
+        """Node ``i`` (in the current decision) is the current one; if it is hidden in an
+        aggregate with spots, its hidden path is lent the aggregate's slot and spots."""
+        v = self._rep[i]
+        spots = self.layout.spots.get(v) if self._item_kind[v] == ITEM_AGGREGATE else None
+        if spots is None:
+            self._place_guests([], [])
+            self._current = v
+            return
+        chain = [i]
+        parent, rep = self._gparent, self._rep
+        p = parent[i]
+        while p >= 0 and rep[p] == v:  # hidden ancestors share the aggregate
+            chain.append(p)
+            p = parent[p]
+        chain.reverse()
+        hosts = [v, *spots][: len(chain)]
+        self._place_guests(hosts, chain[: len(hosts)])
+        self._current = hosts[-1]
+
+    def _place_guests(self, hosts: list[int], guests: list[int]) -> None:
+        """Item ``hosts[k]`` draws hidden node ``guests[k]``; every other host is freed."""
+        wanted = dict(zip(hosts, guests, strict=True))
+        guest, kind = self._guest, self._item_kind
+        for g, v in list(self._host.items()):
+            if wanted.get(v) != g:
+                del self._host[g]
+                guest[v] = -1
+                self._dirty.add(v)
+                if kind[v] == ITEM_SPOT:
+                    self._hide(v)
+        for v, g in wanted.items():
+            if guest[v] != g:
+                guest[v] = g
+                self._host[g] = v
+                self._dirty.add(v)
+                if kind[v] == ITEM_SPOT and not self._shown[v]:
+                    self._show(v)
+
+    def _backup_node(self, i: int, reward: float | None) -> None:
+        """One visit and ``reward`` for node ``i`` and its ancestors up to the backup's
+        stop (the decision's root), node by node: hidden nodes have no item to count them."""
+        r = 0.0 if reward is None else reward
+        stop, parent = self._stop_node, self._gparent
+        visits, total, host = self._node_visits, self._node_total, self._host
+        g = i
+        while g >= 0:
+            visits[g] += 1
+            total[g] += r
+            if g in host:
+                self._dirty.add(host[g])
+            if g == stop:
+                break
+            g = parent[g]
+        self._pv_stale = True
+
+    # -- the principal variation ----------------------------------------------------------
+
+    def _sync_pv(self) -> None:
+        """Recompute the principal variation if visits changed, marking what changed."""
+        if not self._pv_stale:
+            return
+        self._pv_stale = False
+        pv = self._principal_variation()
+        if pv == self._pv:
+            return
+        state, child, dirty, dirty_bus = (
+            self._pv_state,
+            self._pv_child,
+            self._dirty,
+            self._dirty_bus,
+        )
+        for v in self._pv:
+            state[v], child[v] = 0, -1
+        for k, v in enumerate(pv):
+            state[v] = 2 if k + 1 < len(pv) else 1
+            child[v] = pv[k + 1] if k + 1 < len(pv) else -1
+        for v in {*self._pv, *pv}:
+            dirty.add(v)
+            dirty_bus.add(v)
+        self._pv = pv
+
+    def _principal_variation(self) -> list[int]:
+        """The items of the principal variation from the root (empty: not two items yet)."""
+        layout = self.layout
+        if not layout.items or not self._mcts or not self._shown[0]:
+            return []
+        members, visits = self._members, self._node_visits
+        kind, gid, rep = self._item_kind, self._gid, layout.rep
+        order, start = self._kid_order, self._kid_start
+        pv = [0]
+        v = 0
+        while kind[v] == ITEM_NODE:
+            local = bisect_left(members, gid[v])
+            position = {c: k for k, c in enumerate(layout.children[v])}
+            best: tuple[int, int] | None = None
+            for u in order[start[local] : start[local + 1]]:
+                n = visits[members[u]]
+                item = rep[u]
+                if n and item in position:
+                    key = (-n, position[item])
+                    if best is None or key < best:
+                        best = key
+            if best is None:
+                break
+            v = layout.children[v][best[1]]
+            pv.append(v)
+        return pv if len(pv) > 1 else []
 
     # -- observing ------------------------------------------------------------------------
 
@@ -278,6 +435,15 @@ class TreeState:
         p = self._parent[v]
         if p >= 0:
             self._kids[p] += 1
+            self._dirty.add(p)
+            self._dirty_bus.add(p)
+
+    def _hide(self, v: int) -> None:
+        self._shown[v] = False
+        self._dirty.add(v)
+        p = self._parent[v]
+        if p >= 0:
+            self._kids[p] -= 1
             self._dirty.add(p)
             self._dirty_bus.add(p)
 

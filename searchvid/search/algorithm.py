@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from searchvid.errors import OptionError
 from searchvid.options import build_options
 from searchvid.plugins import PluginRegistry
-from searchvid.search.events import Event
+from searchvid.search.events import Event, EventKind
 from searchvid.search.node import Capability, require
 from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction, depth_value, zero_heuristic
@@ -100,6 +100,12 @@ class Algorithm(ABC, Generic[OptionsT]):
             "playing" (moves committed during a game).
         reports_values: Its events carry the values worth showing (minimax: the values it
             has proved), so the strip shows those rather than a value function of the node.
+        work_kinds: The kinds of event that each stand for one step of its work in a race
+            (searches side by side advance by the same number of steps): a node expanded
+            (``ENTER``/``LEAF``: taken from the frontier, entered by backtracking) by
+            default; one iteration (``SELECT``) for MCTS.
+        work_unit: That step's name, singular and plural (``("expansion", "expansions")``),
+            as a race's finish stamps state a search's cost.
         work_limit: Units of work one traversal may do (None: no limit); see
             :meth:`_budget`. A scene sets it to its ``max_events``.
         work_done: Units of work done by the latest traversal, once it has ended by itself
@@ -117,6 +123,8 @@ class Algorithm(ABC, Generic[OptionsT]):
     title: ClassVar[str | None] = None
     move_phase: ClassVar[str] = "solution"
     reports_values: ClassVar[bool] = False
+    work_kinds: ClassVar[frozenset[EventKind]] = frozenset({EventKind.ENTER, EventKind.LEAF})
+    work_unit: ClassVar[tuple[str, str]] = ("expansion", "expansions")
 
     # class-level defaults, so that subclasses with their own __init__ still have them
     work_limit: int | None = None

@@ -81,7 +81,8 @@ def test_a_race_names_its_finishing_order_and_its_winner() -> None:
         race_field = item[1].fields[0]
         assert race_field.name == "race:"
         places[item[1].title] = race_field.value
-    # the seed's tree: both searches visit its 8 nodes in 15 steps, and end on one frame
+    # the seed's tree: both searches expand its 8 nodes (breadth-first ends a few frames
+    # earlier, while depth-first backs up to the root, which is no work)
     assert places == {"1 · breadth-first": "tied 1st of 2", "2 · backtracking": "tied 1st of 2"}
 
 
@@ -124,7 +125,7 @@ def test_a_card_key_out_of_range_is_refused(key: str) -> None:
         scene({key: -1})
 
 
-def test_the_first_search_to_end_wins_and_the_others_place_after_it() -> None:
+def test_the_search_with_the_least_work_wins_and_the_others_place_after_it() -> None:
     data = {**TREE, "video": {**TREE["video"]}}
     del data["search"]
     data["search"] = [
@@ -138,6 +139,9 @@ def test_the_first_search_to_end_wins_and_the_others_place_after_it() -> None:
     assert last[1] is not None
     assert last[0][1].fields[0] == Field("race:", "2nd of 2")
     assert last[1][1].fields[0] == Field("race:", "1st of 2")
+    # each with its cost: backtracking visits the tree's 8 nodes, a beam of 1 only a path
+    assert Field("work", 8, unit="expansions") in last[0][1].fields
+    assert Field("work", 3, unit="expansions") in last[1][1].fields
     ended = [
         i for i, shown in enumerate(frames) if shown[1] is not None and shown[1][0] is last[1][0]
     ]

@@ -135,7 +135,7 @@ def test_marks_of_one_shape_differ_for_colour_blind_readers(kind: str) -> None:
         "player 0 wins": m.DIVERGING[-1],
     }
     assert closest_pair(frames, kind)[0] >= 0.05, closest_pair(frames, kind)
-    edges = {"edge": m.EDGE, "path": m.PATH, "played": m.PLAYED, "pruned": m.PRUNED}
+    edges = {"edge": m.EDGE, "path": m.PATH, "played": m.PLAYED, "pruned": m.PRUNED, "pv": m.PV}
     assert closest_pair(edges, kind)[0] >= 0.07, closest_pair(edges, kind)
     crosses = {"dropped": m.CROSS, "pruned": m.PRUNED}
     assert closest_pair(crosses, kind)[0] >= 0.1

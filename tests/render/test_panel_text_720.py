@@ -4,14 +4,12 @@ measured from the panel's own fonts (legend, header, labels, counts)."""
 from __future__ import annotations
 
 import tomllib
-from functools import partial
 
 import pytest
 
-import searchvid
-from searchvid.render.frame import FrameLayout, layout_events
 from searchvid.render.textink import MIN_TEXT
 from searchvid.resources import builtin_scenes_dir
+from tests.render.painters import painter_at
 
 
 def tree_scenes() -> list[str]:
@@ -24,18 +22,17 @@ def tree_scenes() -> list[str]:
 
 @pytest.mark.parametrize("name", tree_scenes())
 def test_tree_panel_text_at_720_px(name: str) -> None:
-    scene = searchvid.load_scene(name).with_overrides(width=720)
-    video = scene.paced_video
-    shapes = [scene.view().shape] * len(scene.searches)
-    layout = FrameLayout(shapes, video, [video.tree] * len(shapes))
+    scene, painter = painter_at(name, 720)  # the frames' own panels, laid out from the search
+    layout = painter.layout
     assert layout.width == 720
-    for index, (column, job) in enumerate(zip(layout.columns, scene.render_jobs(), strict=True)):
+    assert len(painter.panels) == len(scene.searches)
+    for column, panel in zip(layout.columns, painter.panels, strict=True):
         assert column.panel is not None
-        assert job.panel is not None
-        events = layout_events(partial(scene.events, index), video)
-        panel = job.panel(*column.panel, events)
-        assert min(panel.text_sizes) >= MIN_TEXT, (name, column.panel, panel.text_sizes)
-        assert min(panel.text_heights) >= MIN_TEXT
+        assert panel is not None
+        text_sizes = panel.text_sizes  # type: ignore[attr-defined]
+        text_heights = panel.text_heights  # type: ignore[attr-defined]
+        assert min(text_sizes) >= MIN_TEXT, (name, column.panel, text_sizes)
+        assert min(text_heights) >= MIN_TEXT
 
 
 def test_the_shipped_tree_scenes_are_found() -> None:

@@ -88,7 +88,8 @@ def test_gif_decodes_to_exactly_the_png_folder_frames(tmp_path: Path) -> None:
 
 
 def test_mp4_has_the_frames_plus_the_held_last_frame(tmp_path: Path) -> None:
-    result = render(walk(200, SHAPE), job(), tmp_path / "v.mp4")
+    # jumps off: the walk's restarts would be held too (tests/render/test_jumps.py)
+    result = render(walk(200, SHAPE), job(max_jumps=0), tmp_path / "v.mp4")
     assert (result.frames, result.encoded_frames) == (40, 45)
     reader = imageio_ffmpeg.read_frames(str(tmp_path / "v.mp4"))
     meta = next(reader)
@@ -106,7 +107,8 @@ def moves_then_search() -> Iterator[Event]:
 
 
 def test_hold_moves_keeps_each_move_on_screen_in_mp4_and_gif(tmp_path: Path) -> None:
-    held = job(hold_moves=0.5, hold_last=0.0)  # 10 fps: each MOVE lasts 5 frame durations
+    # 10 fps: each MOVE lasts 5 frame durations (jumps off: every frame replaces the board)
+    held = job(hold_moves=0.5, hold_last=0.0, max_jumps=0)
     result = render(moves_then_search(), held, tmp_path / "v.mp4")
     assert (result.frames, result.encoded_frames) == (7, 4 + 3 * 5)
     reader = imageio_ffmpeg.read_frames(str(tmp_path / "v.mp4"))

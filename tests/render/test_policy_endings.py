@@ -126,4 +126,8 @@ def test_pace_never_lowers_the_scenes_own_every() -> None:
 
 def test_pace_lets_the_longest_search_decide() -> None:
     video = VideoOptions(fps=10, duration=12.0, hold_last=2.0, hud=False)
-    assert pace([enters(50), enters(1_000)], video).every == 10
+    # 100 frame durations; a race is aligned on work (a node expanded per ENTER), so the
+    # shorter search's frames share video frames with the longer's, except its last one
+    # (50 expansions): every 10 makes 100 + 1 frames of the longer, every 11 makes 91 + 1,
+    # and 1 more
+    assert pace([enters(50), enters(1_000)], video).every == 11

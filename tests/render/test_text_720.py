@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-import searchvid
 from searchvid.render.boardlegend import marks_of
-from searchvid.render.pipeline import frame_painter
 from searchvid.render.textink import MIN_TEXT
 from searchvid.resources import builtin_scenes_dir
+from tests.render.painters import painter_at
 
 SCENES = sorted(path.stem for path in builtin_scenes_dir().glob("*.toml"))
 
 
 @pytest.mark.parametrize("name", SCENES)
 def test_every_text_is_at_least_12_px_tall_at_720_px(name: str) -> None:
-    scene = searchvid.load_scene(name).with_overrides(width=720)
-    painter = frame_painter(scene.sources(), scene.render_jobs(), scene.title)
+    scene, painter = painter_at(name, 720)
     assert painter.width == 720
     heights = painter.text_heights
     # every part that writes text is measured

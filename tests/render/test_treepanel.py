@@ -293,9 +293,9 @@ def test_only_the_panel_colours_are_drawn() -> None:
             panel.observe(event)
         panel.draw()
         assert colours_in(panel.pixels) <= set(panel.colors)
-    # 11 base colours, two 9-colour scales and 4 blends for each of 3 text colours: a
-    # panel takes at most 32 of a GIF palette's 256
-    assert len(set(COLORS)) == len(COLORS) <= 41
+    # 12 base colours, two 9-colour scales and 4 blends for each of 3 text colours: a
+    # panel takes at most 33 of a GIF palette's 256
+    assert len(set(COLORS)) == len(COLORS) <= 42
 
 
 def test_same_events_same_bytes() -> None:
@@ -501,7 +501,7 @@ def test_legend_lists_only_the_states_the_run_uses() -> None:
     assert panel_of(BACKTRACKING).legend == ("current", "visited", "leaf / dead end")
     assert panel_of(BFS).legend == ("current", "frontier", "expanded", "leaf / dead end")
     mcts = panel_of(list(mcts_events(random.Random(0), 12)), 400, 300)
-    assert mcts.legend == ("current", "mean reward", "height: visits")
+    assert mcts.legend == ("current", "most visits", "mean reward", "height: visits")
     walks = panel_of([*BACKTRACKING, ev(K.RESTART, 0, None)])
     assert "frontier" not in walks.legend
     assert "pruned" not in walks.legend
@@ -802,7 +802,7 @@ def test_a_wide_fan_out_keeps_the_most_visited_children_big() -> None:
     assert panel.item_rect(1) is not None
 
 
-def test_light_nodes_are_hidden_only_when_the_tree_does_not_fit() -> None:
+def test_light_nodes_fill_the_columns_after_the_heavier_ones() -> None:
     small = list(mcts_events(random.Random(0), 12))
     assert panel_of(small, 400, 300).layout.aggregates == 0  # every node has room
     wide = [ev(K.SELECT, 0, None)]
@@ -810,7 +810,15 @@ def test_light_nodes_are_hidden_only_when_the_tree_does_not_fit() -> None:
         wide += [ev(K.EXPAND, child, 0), ev(K.BACKUP, child, 0, 1.0)]
     wide += [ev(K.BACKUP, 7, 0, 1.0)]  # node 7 has 2 visits, every other child 1
     layout = panel_of(wide, 400, 300).layout
-    assert [layout.node[v] for v in layout.children[0] if layout.kind[v] == ITEM_NODE] == [7]
+    # 392 px at 40 px a column (room for "+1.2k" under a bar): 9 columns, the last for the
+    # "+k" of the other 111 nodes
+    assert layout.columns == 9
+    drawn = [layout.node[v] for v in layout.children[0] if layout.kind[v] == ITEM_NODE]
+    assert drawn == [7, 1, 2, 3, 4, 5, 6, 8]
+    assert layout.hidden[layout.children[0][-1]] == 119 - 8
+    # asked for, light nodes are left to the "+k" item where the tree does not fit
+    only = TreePanel(400, 300, events_for_layout=iter(wide), min_visits=2).layout
+    assert [only.node[v] for v in only.children[0] if only.kind[v] == ITEM_NODE] == [7]
 
 
 # -- labels ---------------------------------------------------------------------------------

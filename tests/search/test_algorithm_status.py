@@ -269,13 +269,40 @@ def test_minimax_counts_nodes_transpositions_and_cut_offs() -> None:
     list(algorithm.traverse(DiceNode(0, 1)))
     # the root, its 6 rolls, 6 keeps, the reroll's chance node and its 6 faces once, then 4
     # answers from the table (the 6 is kept before the reroll is looked at: a cut-off)
-    assert texts(algorithm) == ["nodes searched 24", "transpositions 4", "cut-offs 1"]
+    # then the window of the last event's node: the root, a chance node (the full window)
+    assert texts(algorithm) == [
+        "nodes searched 24",
+        "transpositions 4",
+        "cut-offs 1",
+        "alpha 0",
+        "beta 1",
+    ]
     assert algorithm.nodes == 24  # type: ignore[attr-defined]
     plain = make_algorithm(
         "minimax", {"play": False, "alpha_beta": False, "transposition": False}, rng=random.Random()
     )
     list(plain.traverse(DiceNode(0, 1)))
     assert texts(plain) == ["nodes searched 55", "transpositions 0", "cut-offs 0"]
+
+
+def test_minimax_shows_the_window_of_each_event_s_node_for_player_0() -> None:
+    # player 0 to move; player 1's first reply draws (0.5), the second wins for player 0
+    graph = Graph(((1, 2), (), ()), rewards=(0.0, 0.5, 1.0), to_move=(0, 1, 1))
+    algorithm = make_algorithm("minimax", {"play": True}, rng=random.Random())
+    seen = [(event.kind, fields[3:]) for event, fields in watch(algorithm, graph.root(GameNode))]
+    assert seen == [
+        (K.ENTER, ["alpha 0", "beta 1"]),  # the root: nothing known yet
+        (K.LEAF, ["alpha 0", "beta 1"]),  # its first child, searched in the root's window
+        (K.IMPROVE, ["alpha 0", "beta 1"]),  # the draw, before alpha rises to it
+        (K.BACKTRACK, ["alpha 0.5", "beta 1"]),  # player 0 can now make sure of a draw
+        (K.LEAF, ["alpha 0.5", "beta 1"]),
+        (K.IMPROVE, ["alpha 0.5", "beta 1"]),
+        (K.BACKTRACK, ["alpha 1", "beta 1"]),  # a win: the window is closed
+        (K.MOVE, []),  # the moves played are searched in no window
+        (K.MOVE, []),
+    ]
+    plain = make_algorithm("minimax", {"alpha_beta": False}, rng=random.Random())
+    assert all(len(fields) == 3 for _, fields in watch(plain, graph.root(GameNode)))
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -290,7 +317,7 @@ def test_minimax_fields_grow_with_the_search_and_include_the_replays(seed: int) 
         return tuple(int(f.rsplit(" ", 1)[1].replace(",", "")) for f in fields)
 
     for event, fields in watch(algorithm, graph.root(GameNode)):
-        now = numbers(fields)
+        now = numbers(fields[:3])  # the counts; the window (alpha, beta) comes and goes
         assert all(a >= b for a, b in zip(now, last, strict=True))
         last = now
         prunes += event.kind is K.PRUNE

@@ -283,6 +283,10 @@ class Mcts(Algorithm[MctsOptions]):
     summary = "Monte Carlo tree search (UCT): random playouts steer a growing tree."
     options_type = MctsOptions
     value_option = "reward"
+    # a race steps MCTS by iterations: each selects a path, adds at most one node to the
+    # tree and plays out from there (its SELECT starts it)
+    work_kinds = frozenset({_SELECT})
+    work_unit = ("iteration", "iterations")
 
     _two_player: bool = False
     """Whether the running search is of a two-player game."""

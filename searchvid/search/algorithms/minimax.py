@@ -97,15 +97,24 @@ class _Counters:
         nodes: Nodes visited by the running search, as of its latest event.
         hits: Probes the transposition table answered.
         cuts: Alpha-beta cut-offs: nodes left as soon as a value reached the window's bound.
+        window: The alpha-beta window of the node of the latest event, for player 0:
+            ``(alpha, beta)``, alpha what player 0 can already make sure of, beta what
+            player 1 can (None: no event of the search yet, or a move played).
     """
 
-    __slots__ = ("cuts", "hits", "nodes", "searched")
+    __slots__ = ("cuts", "hits", "nodes", "searched", "window")
 
     def __init__(self) -> None:
         self.searched = 0
         self.nodes = 0
         self.hits = 0
         self.cuts = 0
+        self.window: tuple[float, float] | None = None
+
+
+def _window_p0(alpha: float, beta: float, to_move: int) -> tuple[float, float]:
+    """A negamax window (for the player to move) as player 0's ``(alpha, beta)``."""
+    return (alpha, beta) if to_move == 0 else (1.0 - beta, 1.0 - alpha)
 
 
 def _probe(entry: tuple[float, int, int], alpha: float, beta: float) -> tuple[float, float, float]:
@@ -226,13 +235,22 @@ class Minimax(Algorithm[MinimaxOptions]):
     def status(self) -> Sequence[Field]:
         """``nodes searched 15,165`` (by every search so far: the solving search and, in
         play, the re-searches), ``transpositions 2,310`` (probes the table answered) and
-        ``cut-offs 3,054`` (nodes alpha-beta left early)."""
+        ``cut-offs 3,054`` (nodes alpha-beta left early); with ``alpha_beta``, while the
+        search reports nodes, the window of the latest event's node on player 0's scale of
+        values (1 player 0 wins, 0.5 a draw, 0 player 0 loses): ``alpha 0.5`` (what player
+        0 can already make sure of) and ``beta 1`` (what player 1 can); a node whose value
+        falls outside it does not matter to the result."""
         counts = self._counts
-        return (
+        fields = [
             Field("nodes searched", counts.searched + counts.nodes),
             Field("transpositions", counts.hits),
             Field("cut-offs", counts.cuts),
-        )
+        ]
+        window = counts.window
+        if self.options.alpha_beta and window is not None:
+            alpha, beta = window
+            fields += (Field("alpha", alpha), Field("beta", beta))
+        return tuple(fields)
 
     def solve(self, root: Any) -> float:
         """The value of ``root`` for player 0, computed without creating any event.
@@ -309,6 +327,7 @@ class Minimax(Algorithm[MinimaxOptions]):
             value, child, step = yield from self._search(root, limit, 0, tree)
             if not self.options.play:
                 return
+            self._counts.window = None  # the moves played are not searched in a window
             node, depth, kind = root, 0, _MOVE
             nid, parent = 0, None  # the root was reported: it is tree node 0
             chance = self._chance
@@ -401,6 +420,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                                 moves_of.append(0)
                             ups.append(parent)
                             counts.nodes = nodes
+                            counts.window = _window_p0(alpha, beta, node.to_move)
                             yield new_event(Event, (_ENTER, node, ply, step, None, nid, parent))
                             step += 1
                             tids.append(nid)
@@ -426,6 +446,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                     moves_of.append(0)
                 ups.append(parent)
                 counts.nodes = nodes
+                counts.window = _window_p0(alpha, beta, node.to_move)
                 yield new_event(Event, (_LEAF, node, ply, step, p0, last, parent))
                 step += 1
             # return `result` up the stack until a node has a move left to search
@@ -441,6 +462,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                         if improve:
                             p0 = v if frame[0].to_move == 0 else 1.0 - v
                             counts.nodes = nodes
+                            counts.window = _window_p0(frame[2], frame[3], frame[0].to_move)
                             yield new_event(Event, (_IMPROVE, best_child, 1, step, p0, last, 0))
                             step += 1
                     if alpha_beta and v > frame[2]:
@@ -451,6 +473,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                     nid = tids[-1]
                     parent = ups[nid]
                     counts.nodes = nodes
+                    counts.window = _window_p0(frame[2], frame[3], frame[0].to_move)
                     yield new_event(Event, (_BACKTRACK, frame[0], ply, step, p0, nid, parent))
                     step += 1
                 if frame[2] < frame[3]:
@@ -573,6 +596,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                                 moves_of.append(0)
                             ups.append(parent)
                             counts.nodes = nodes
+                            counts.window = window  # values for player 0 throughout
                             yield new_event(Event, (_ENTER, node, ply, step, None, nid, parent))
                             step += 1
                             tids.append(nid)
@@ -612,6 +636,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                     moves_of.append(0)
                 ups.append(parent)
                 counts.nodes = nodes
+                counts.window = (alpha, beta)
                 yield new_event(Event, (_LEAF, node, ply, step, result, last, parent))
                 step += 1
             # return `result` up the stack until a node has a move left to search
@@ -631,6 +656,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                             best_child = frame[7]
                             if improve:
                                 counts.nodes = nodes
+                                counts.window = (frame[2], frame[3])
                                 yield new_event(
                                     Event, (_IMPROVE, best_child, 1, step, result, last, 0)
                                 )
@@ -646,6 +672,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                     nid = tids[-1]
                     parent = ups[nid]
                     counts.nodes = nodes
+                    counts.window = (frame[2], frame[3])
                     yield new_event(Event, (_BACKTRACK, frame[0], ply, step, shown, nid, parent))
                     step += 1
                 if frame[2] < frame[3]:
