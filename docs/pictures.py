@@ -14,11 +14,11 @@ import searchvid
 HERE = Path(__file__).resolve().parent
 
 PICTURES: tuple[tuple[str, int, int], ...] = (
-    ("railroad-mcts-tree", 1440, 300),
+    ("railroad-mcts-tree", 1440, 140),
     ("tictactoe-minimax-tree", 1400, 40),
     ("watersort-race", 1200, -1),
-    ("railroad-beam", 900, -1),
-    ("watersort-astar", 1400, 4),
+    ("railroad-beam", 900, 82),
+    ("watersort-astar", 1400, 60),
     ("quarto-mcts", 900, -1),
 )
 """(scene, width in pixels, frame) for each PNG picture."""
