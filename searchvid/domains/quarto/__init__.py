@@ -170,10 +170,7 @@ class QuartoDomain(Domain):
 
     def describe_problem(self, node: Any) -> str | None:
         """What Quarto is, in one line."""
-        return (
-            "Quarto: 16 pieces, 4 traits; your opponent picks the piece you place; "
-            "four in a line sharing a trait wins"
-        )
+        return "you place the piece your opponent picks; 4 in a line sharing a trait wins"
 
     def describe_end(self, node: Any) -> str | None:
         """``"game over: player 0 wins"``, ``"game over: player 1 wins"`` or ``"game over:
