@@ -290,6 +290,12 @@ class Run:
                     self.costs[i] = lane.cost
             first = False
             self.ahead = [lane.key for lane in lanes]
+            if self._frame >= self._video.max_frames - 1:  # the video is full: cut every search
+                for i, now in enumerate(shown):
+                    if now is not None and now[3] is None:
+                        shown[i] = (now[0], now[1], now[2], Ending.MAX_FRAMES)
+                yield shown
+                return
             yield shown
 
     def _steps(self, streams: Sequence[Iterator[_Item]]) -> Iterator[list[Shown]]:

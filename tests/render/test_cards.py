@@ -146,3 +146,14 @@ def test_the_search_with_the_least_work_wins_and_the_others_place_after_it() -> 
         i for i, shown in enumerate(frames) if shown[1] is not None and shown[1][0] is last[1][0]
     ]
     assert ended[0] < len(frames) - 1  # the beam ended first and held its last frame
+
+
+@pytest.mark.parametrize("name", ["tree-bfs-vs-dfs", "watersort-race"])
+def test_a_race_cut_at_max_frames_says_so_on_its_closing_card(name: str) -> None:
+    race = searchvid.load_scene(name).with_overrides(frames=3)
+    frames = list(race.strip_texts())
+    assert len(frames) == 3  # max_frames bounds the video, not each column
+    for item in frames[-1]:
+        assert item is not None
+        assert item[1].phase == "stopped at max_frames"
+        assert item[1].fields[0].name == "race:"
