@@ -283,6 +283,7 @@ def preview(
 @_frames
 @click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
 @_seed
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def storyboard(
     scene: str,
     output: Path | None,
@@ -290,6 +291,7 @@ def storyboard(
     frames: int | None,
     fps: int | None,
     seed: int | None,
+    quiet: bool,
 ) -> None:
     """Draw a contact sheet of SCENE's video: its first frame, COUNT frames evenly spaced
     in time and its last, each labelled with its time in the video."""
@@ -301,9 +303,22 @@ def storyboard(
     if target.suffix.lower() != ".png":
         raise UsageError(f"{target}: the storyboard is a PNG; name it SHEET.png")
     loaded.check_frames(OutputKind.FOLDER)
-    sheet = draw_storyboard(
-        loaded.sources(), loaded.render_jobs(), target, count=count, title=loaded.title
-    )
+    with contextlib.ExitStack() as stack:
+        progress = None
+        if wants_progress_bar(quiet=quiet):  # the first pass times the frames: the long part
+            from searchvid.progress import progress_bar
+
+            progress = stack.enter_context(
+                progress_bar(loaded.paced_video.max_frames, label="timing")
+            )
+        sheet = draw_storyboard(
+            loaded.sources(),
+            loaded.render_jobs(),
+            target,
+            count=count,
+            title=loaded.title,
+            progress=progress,
+        )
     try:
         _echo(str(sheet))
     except (RunError, _ReaderGoneError):

@@ -131,3 +131,14 @@ def test_an_interrupted_storyboard_leaves_nothing(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         storyboard(scene.sources(), scene.render_jobs(), tmp_path / "new" / "s.png", progress=stop)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_is_quiet_with_quiet(tmp_path: Path) -> None:
+    out = tmp_path / "sheet.png"
+    result = CliRunner().invoke(
+        main, ["storyboard", "tree-backtracking", "-o", str(out), "--quiet", "-n", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.count("\n") == 1  # the summary line, no bar
+    assert result.output.endswith(f"sheet -> {out}\n")
+    assert out.is_file()
