@@ -277,6 +277,7 @@ class Scene:
             value_name=self._value_name(index),
             move_phase=spec.algorithm_type.move_phase,
             settings=_settings(spec.options),
+            best_name=spec.algorithm_type.best_name,
         )
 
     def _value_name(self, index: int) -> str | None:

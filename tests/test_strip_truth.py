@@ -314,3 +314,15 @@ def test_words_for_ends_and_for_a_positions_own_value() -> None:
     quarto = make_domain("quarto", {})
     assert quarto.describe_node_value(quarto.root(), 0.5) == "undecided"
     assert quarto.describe_end(quarto.root()) is None
+
+
+def test_mcts_names_its_best_the_best_playout() -> None:
+    """MCTS's best is the best end a random playout reached: in a game it is no result of the
+    game ("best: X wins" beside "game over: draw" would contradict the picture)."""
+    game = columns("tictactoe-mcts-tree")[0]
+    _, last = game.frames[-1]
+    assert last.phase == "game over: draw"
+    assert last.fields[-1].name == "best playout:"
+    assert "best" not in fields(last)
+    astar = columns("watersort-astar")[0].frames[-1][1]
+    assert astar.fields[-1].name == "best:"  # a node A* found

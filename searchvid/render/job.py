@@ -48,6 +48,8 @@ class RenderJob:
         move_phase: What MOVE frames are: "solution" (a path played out) or "playing".
         settings: The algorithm's settings as the scene gives them, for the opening and
             closing cards (``Field("iterations", 300)``).
+        best_name: What the strip calls the best value so far (the algorithm's
+            :attr:`~searchvid.Algorithm.best_name`).
     """
 
     view: View
@@ -62,6 +64,7 @@ class RenderJob:
     value_name: str | None = None
     move_phase: str = "solution"
     settings: tuple[Field, ...] = ()
+    best_name: str = "best"
 
     def voice(self) -> Voice:
         """How the strip narrates this search."""
@@ -75,6 +78,7 @@ class RenderJob:
             move_phase=self.move_phase,
             captions=self.video.captions,
             settings=self.settings,
+            best_name=self.best_name,
         )
 
 

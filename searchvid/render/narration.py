@@ -67,6 +67,7 @@ class Voice:
         captions: Whether to narrate each frame on a caption line.
         settings: The algorithm's settings as the scene gives them (``iterations 300``),
             for the opening and closing cards.
+        best_name: What the strip calls the best value so far ("best", "best playout").
     """
 
     title: str
@@ -78,6 +79,7 @@ class Voice:
     move_phase: str = "solution"
     captions: bool = False
     settings: tuple[Field, ...] = ()
+    best_name: str = "best"
 
 
 class Card(enum.Enum):
@@ -139,7 +141,7 @@ class Narration:
                 name = f"{name} value"
             own = voice.score is not None  # the node's own value, not one a search proved
             shown.append(_value_field(name, self._value_words(value, node if own else None)))
-            shown.append(_value_field("best", self._value_words(best)))
+            shown.append(_value_field(voice.best_name, self._value_words(best)))
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(voice.title, self._phase(event, ending), tuple(shown), caption)
 

@@ -100,6 +100,9 @@ class Algorithm(ABC, Generic[OptionsT]):
             "playing" (moves committed during a game).
         reports_values: Its events carry the values worth showing (minimax: the values it
             has proved), so the strip shows those rather than a value function of the node.
+        best_name: What the status strip calls the best value its IMPROVE events report:
+            "best" (a node it found); MCTS "best playout" (the best end a random playout
+            reached, which in a game says nothing of the game's own result).
         work_kinds: The kinds of event that each stand for one step of its work in a race
             (searches side by side advance by the same number of steps): a node expanded
             (``ENTER``/``LEAF``: taken from the frontier, entered by backtracking) by
@@ -123,6 +126,7 @@ class Algorithm(ABC, Generic[OptionsT]):
     title: ClassVar[str | None] = None
     move_phase: ClassVar[str] = "solution"
     reports_values: ClassVar[bool] = False
+    best_name: ClassVar[str] = "best"
     work_kinds: ClassVar[frozenset[EventKind]] = frozenset({EventKind.ENTER, EventKind.LEAF})
     work_unit: ClassVar[tuple[str, str]] = ("expansion", "expansions")
 

@@ -280,6 +280,7 @@ class Mcts(Algorithm[MctsOptions]):
     name = "mcts"
     title = "MCTS"
     move_phase = "playing"
+    best_name = "best playout"
     summary = "Monte Carlo tree search (UCT): random playouts steer a growing tree."
     options_type = MctsOptions
     value_option = "reward"
