@@ -169,29 +169,15 @@ class BoardLegend:
                 if width > 0:
                     pixels[top : top + s, x : x + width] = picture[:, :width]
                 left = x + s + 6
-                shade = self._text.shade(self._fit(mark.text, self.width - _MARGIN - left))
+                shade = self._text.shade(
+                    self._text.fit_advance(mark.text, self.width - _MARGIN - left)
+                )
                 y = top + (s - shade.shape[0]) // 2
                 region = pixels[y : y + shade.shape[0], left : left + shade.shape[1]]
                 shade = shade[:, : region.shape[1]]
                 inked = shade > 0
                 region[inked] = shades[shade[inked]]
                 x += self._entry_width(mark) + _GAP & ~1
-
-    def _fit(self, text: str, width: int) -> str:
-        """``text``, or its longest prefix ended with "…" that is at most ``width`` px wide
-        (a legend narrower than one entry; "" when not even "…" fits)."""
-        advance = self._text.advance
-        if advance(text) <= width:
-            return text
-        low, high = 0, len(text)
-        while low < high:
-            middle = (low + high + 1) // 2
-            if advance(text[:middle].rstrip() + "…") <= width:
-                low = middle
-            else:
-                high = middle - 1
-        cut = text[:low].rstrip() + "…"
-        return cut if advance(cut) <= width else ""
 
 
 def _scaled(picture: Pixels, side: int) -> Pixels:

@@ -280,7 +280,7 @@ class Filmstrip:
 
     def _write(self, text: str, top: int, left: int, width: int) -> int:
         """Write ``text`` (cut with "…" to ``width`` px) from ``(top, left)``; its advance."""
-        text = _fit(self._text, text, width)
+        text = self._text.fit_advance(text, width)
         if not text:
             return 0
         shade = self._text.shade(text)
@@ -368,19 +368,3 @@ def _cross(region: Pixels, thick: int) -> None:
     half = max(1.0, thick / 2)
     region[near <= half + 2] = BACKGROUND
     region[near <= half] = CROSS
-
-
-def _fit(ink: TextInk, text: str, width: int) -> str:
-    """``text``, or its longest prefix ended with "…" at most ``width`` px wide ("" when
-    not even "…" fits)."""
-    if ink.advance(text) <= width:
-        return text
-    low, high = 0, len(text)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if ink.advance(text[:middle].rstrip() + "…") <= width:
-            low = middle
-        else:
-            high = middle - 1
-    cut = text[:low].rstrip() + "…"
-    return cut if ink.advance(cut) <= width else ""

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
-from searchvid.render.textink import LEVELS, MIN_TEXT, TextInk, ramp
+from searchvid.render.textink import LEVELS, MIN_TEXT, TextInk, ellipsized, ramp
 from searchvid.search.status import Field, format_number
 
 _BACKGROUND_RGB: RGB = (24, 24, 24)
@@ -337,17 +337,9 @@ class Hud:
         return self._text.advance(text)
 
     def _cut(self, text: str, width: int) -> str:
-        """``text``, or its longest prefix ended with "…" that fits ``width`` pixels."""
-        if self._measure(text) <= width:
-            return text
-        low, high = 0, len(text)
-        while low < high:
-            middle = (low + high + 1) // 2
-            if self._measure(text[:middle].rstrip() + "…") <= width:
-                low = middle
-            else:
-                high = middle - 1
-        return text[:low].rstrip() + "…"
+        """``text``, or its longest prefix ended with "…" that fits ``width`` pixels ("…"
+        alone when nothing fits)."""
+        return ellipsized(text, width, self._measure) or "…"
 
     # -- drawing --------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ output format shows the same pixels. It comes in two boxes:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -83,6 +84,23 @@ def ramp(ink: RGB, background: RGB) -> tuple[RGB, ...]:
         )
         for k in range(LEVELS + 1)
     )
+
+
+def ellipsized(text: str, width: int, measure: Callable[[str], int]) -> str:
+    """``text`` if ``measure(text) <= width``, else its longest prefix ended with "…" that
+    fits (found by bisection: ``measure`` grows with the prefix), "" when not even "…"
+    fits."""
+    if measure(text) <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if measure(text[:middle].rstrip() + "…") <= width:
+            low = middle
+        else:
+            high = middle - 1
+    cut = text[:low].rstrip() + "…"
+    return cut if measure(cut) <= width else ""
 
 
 def levels(coverage: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -167,20 +185,17 @@ class TextInk:
         key = (text, width)
         cut = self._cuts.get(key)
         if cut is None:
-            cut = ""
-            lo, hi = 0, len(text)  # the longest prefix that fits with its "…"
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if self.width(text[:mid].rstrip() + "…") <= width:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            if self.width("…") <= width:
-                cut = text[:lo].rstrip() + "…"
+            cut = ellipsized(text, width, self.width)
             if len(self._cuts) >= _CACHE:
                 self._cuts.clear()
             self._cuts[key] = cut
         return cut
+
+    def fit_advance(self, text: str, width: int) -> str:
+        """``text`` as set in at most ``width`` px of pen advance (as :meth:`advance`
+        measures, where text is laid out by its advance): whole if it fits, else its
+        longest prefix that fits ended with "…" ("" when not even "…" fits)."""
+        return ellipsized(text, width, self.advance)
 
     def ink(self, text: str) -> npt.NDArray[np.uint8]:
         """``text`` anti-aliased: a ``(height, width)`` array of ink levels from 0 to
