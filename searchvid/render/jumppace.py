@@ -7,12 +7,11 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 
-from searchvid.render.cards import card_of, held_last, opening_hold
+from searchvid.render.cards import held_last
 from searchvid.render.job import RenderJob
-from searchvid.render.jumps import Jumps, jump_hold
-from searchvid.render.narration import Card
+from searchvid.render.jumps import jump_hold
 from searchvid.render.settings import VideoOptions
-from searchvid.render.stepping import Run, frame_hold, frame_holds
+from searchvid.render.stepping import Run
 from searchvid.render.view import View
 from searchvid.search.events import Event
 
@@ -54,14 +53,7 @@ def _ticks(
     times it."""
     jobs = [RenderJob(view=view(), video=video, title="") for _ in sources]
     run = Run(sources, jobs, _Viewers(jobs), None)
-    move_hold, best_hold = frame_holds(video)
-    jumps = Jumps(jobs, video)
-    ticks = 0
-    for index, shown in enumerate(run.frames()):
-        hold = max(frame_hold(shown, run.fresh, move_hold, best_hold), jumps(shown, run.fresh))
-        if card_of(video, index, shown) is Card.OPENING:
-            hold = max(hold, opening_hold(video))
-        ticks += 1 + hold
+    ticks = sum(1 + hold for _, _, hold in run.timed(draw=False))
     return ticks + round(held_last(video).hold_last * video.fps)
 
 

@@ -25,19 +25,16 @@ from searchvid.render.cards import (
     Shown,
     card_of,
     held_last,
-    opening_hold,
 )
 from searchvid.render.encode import open_encoder, write_png
 from searchvid.render.frame import FrameLayout, FramePainter
 from searchvid.render.html import Annotates
 from searchvid.render.job import EventSource, RenderJob, RenderResult, track
-from searchvid.render.jumps import Jumps
-from searchvid.render.narration import Card, Ending
+from searchvid.render.narration import Ending
 from searchvid.render.output import OutputKind, check_target
 from searchvid.render.settings import VideoOptions
 from searchvid.render.stepping import (
     Run,
-    frame_hold,
     frame_holds,
     frames_with_best,
     normalise,
@@ -117,20 +114,13 @@ def render(
     annotate = encoder.annotate if isinstance(encoder, Annotates) else None
     snapper = _Snapshots(jobs[0], snapshots) if snapshots is not None else None
     run = Run(sources, jobs, painter, snapper)
-    move_hold, best_hold = frame_holds(video)
-    jumps = Jumps(jobs, video)
     frames = 0
     with encoder, _kept_on_success(snapper):
         buffer = painter.open(encoder.pixel_format)
-        for shown in run.frames():
+        for shown, _card, hold in run.timed():
             checkpoint()  # a signal the code it hit swallowed, or held back, stops here
-            card = card_of(video, frames, shown)
-            run.draw(shown, card)
             if annotate is not None:
                 annotate(_frame_details(shown, jobs))
-            hold = max(frame_hold(shown, run.fresh, move_hold, best_hold), jumps(shown, run.fresh))
-            if card is Card.OPENING:
-                hold = max(hold, opening_hold(video))
             encoder.write(buffer.frame, buffer.take_dirty(), hold=hold)
             frames += 1
             if progress is not None:

@@ -210,6 +210,7 @@ class Run:
         snapper: Snapshotter | None,
     ) -> None:
         self._sources = sources
+        self._jobs = jobs
         self._video = jobs[0].video
         self._painter = painter
         self._snapper = snapper
@@ -242,6 +243,27 @@ class Run:
             yield from self._race(opened, streams)
         else:
             yield from self._steps(streams)
+
+    def timed(self, *, draw: bool = True) -> Iterator[tuple[list[Shown], Card | None, int]]:
+        """For each video frame: what every column shows, the frame's card, and its hold (the
+        extra frame durations the encoder gives it: a committed move's or a new best's, a
+        jump's, the opening card's; the last frame's ``hold_last`` aside, see
+        :func:`~searchvid.render.cards.held_last`). With ``draw``, each frame is drawn
+        (:meth:`draw`) before it is yielded. Every command times its frames here, so a
+        render, its captions and its pacing agree."""
+        video = self._video
+        move_hold, best_hold = frame_holds(video)
+        jumps = Jumps(self._jobs, video)
+        for index, shown in enumerate(self.frames()):
+            card = card_of(video, index, shown)
+            if draw:
+                self.draw(shown, card)
+            hold = max(
+                frame_hold(shown, self.fresh, move_hold, best_hold), jumps(shown, self.fresh)
+            )
+            if card is Card.OPENING:
+                hold = max(hold, opening_hold(video))
+            yield shown, card, hold
 
     def _observe(self, track: int, event: Event) -> None:
         self.events += 1
@@ -531,15 +553,7 @@ def timed_strips(
     sources, jobs = normalise(events, job)
     strips = _Strips(jobs)
     run = Run(sources, jobs, strips, None)
-    video = jobs[0].video
-    move_hold, best_hold = frame_holds(video)
-    jumps = Jumps(jobs, video)
-    for index, shown in enumerate(run.frames()):
-        card = card_of(video, index, shown)
-        run.draw(shown, card)
+    for shown, card, hold in run.timed():
         texts = [item[1] if item is not None else None for item in strips.texts]
-        hold = max(frame_hold(shown, run.fresh, move_hold, best_hold), jumps(shown, run.fresh))
-        if card is Card.OPENING:
-            hold = max(hold, opening_hold(video))
         yield list(shown), texts, hold, card
     return run.events
