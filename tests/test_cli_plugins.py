@@ -262,9 +262,10 @@ def test_check_names_the_users_line_and_the_node(plugin_folder: Path) -> None:
     assert result.exit_code == 1, result.output
     line = _line(PLUGIN_GAME, "children-raises")
     assert result.stdout == (
-        "plugin-game: 3 of 17 checks failed:\n"
-        "  children, capabilities, random-walks: children() of node 'n=2' raised IndexError: "
-        f"list index out of range (at plugingame.py:{line} in Node.children())\n"
+        "plugin-game: 4 of 19 checks failed:\n"
+        "  children, capabilities, transpositions, random-walks: children() of node 'n=2' "
+        f"raised IndexError: list index out of range (at plugingame.py:{line} in "
+        "Node.children())\n"
     )
 
 
@@ -305,9 +306,9 @@ def test_check_of_a_root_that_exits_reports_it_and_does_not_exit(plugin_folder: 
     assert result.exit_code == 1, result.output
     line = _line(PLUGIN_GAME, "root-exits")
     assert result.stdout == (
-        "plugin-game: 12 of 17 checks failed:\n"
-        "  root, has-children, children, equality, capabilities, turns, rewards, chance, "
-        "random-walks, labels, goal, view: root() raised SystemExit(7) "
+        "plugin-game: 14 of 19 checks failed:\n"
+        "  root, has-children, children, equality, capabilities, turns, rewards, terminal, "
+        "transpositions, chance, random-walks, labels, goal, view: root() raised SystemExit(7) "
         f"(at plugingame.py:{line} in ExitingRoot.root())\n"
     )
 
@@ -326,8 +327,9 @@ def test_check_on_endless_children_ends_in_bounded_memory(plugin_folder: Path) -
     )
     assert done.returncode == 1, done.stderr
     assert done.stdout == (
-        "endless: 5 of 17 checks failed:\n"
-        "  has-children, children, equality, capabilities, random-walks: children() of the "
+        "endless: 6 of 19 checks failed:\n"
+        "  has-children, children, equality, capabilities, transpositions, random-walks: "
+        "children() of the "
         "root gave more than 100,000 children (is it endless?)\n"
     )
 

@@ -159,7 +159,7 @@ class RewardedCount(Count):
     )
 
     def is_terminal(self) -> bool:
-        return self.n >= LIMIT - 1
+        return not self.children()
 
     def reward(self) -> float:
         return 2.0
@@ -678,7 +678,12 @@ def test_children_returning_none_is_named_with_its_node_and_method() -> None:
         "children() of node 'n=1' returned None, not an iterable of nodes: return a list or a "
         f"tuple, or yield the children (at {_shown(__file__)}:{line} in NoneChildren.children())"
     )
-    assert {f.check for f in failures} == {"children", "capabilities", "random-walks"}
+    assert {f.check for f in failures} == {
+        "children",
+        "capabilities",
+        "random-walks",
+        "transpositions",
+    }
     assert {f.message for f in failures} == {message}
 
 
@@ -692,6 +697,7 @@ def test_an_endless_children_generator_is_cut_and_reported() -> None:
         "equality",
         "capabilities",
         "random-walks",
+        "transpositions",
     }
 
 

@@ -24,6 +24,10 @@ class Domain(ABC):
             raise :class:`~searchvid.errors.OptionError` from ``__post_init__``.
         has_goal: Whether :meth:`is_goal` means something (``run --json`` reports
             ``solved`` only for such domains).
+        transpositions: Whether a position is fully shown by the view's grid (and
+            ``to_move``), so that ``searchvid check`` may require two move orders that reach
+            one board to reach equal nodes. False for a game whose state holds more than its
+            board shows (move history, a hidden hand).
         default_value: Name of the value function algorithms use when a scene names none.
         default_heuristic: Name of the heuristic A* / best-first use when none is named.
     """
@@ -33,6 +37,7 @@ class Domain(ABC):
     summary: ClassVar[str] = ""
     options_type: ClassVar[type[Any]]
     has_goal: ClassVar[bool] = False
+    transpositions: ClassVar[bool] = True
     default_value: ClassVar[str | None] = None
     default_heuristic: ClassVar[str | None] = None
 
