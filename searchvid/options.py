@@ -102,6 +102,22 @@ def build_options(cls: type[T], table: Mapping[str, Any], *, ignore: tuple[str, 
     return cls(**values)
 
 
+def check_bounds(options: Any) -> None:
+    """Check an options dataclass built in Python against its fields' declared minimum,
+    maximum and choices, as :func:`build_options` checks a TOML table's values.
+
+    ``Domain`` and ``Algorithm`` call it on the options they are given, so that
+    ``Connect4(Connect4Options(rows=3))`` is refused like ``rows = 3`` in a scene.
+
+    Raises:
+        OptionError: The first field out of range, naming it and what is allowed.
+    """
+    if not dataclasses.is_dataclass(options) or isinstance(options, type):
+        return
+    for f in dataclasses.fields(options):
+        _check_range(f.name, getattr(options, f.name), f.metadata)
+
+
 def describe_type(tp: Any) -> str:
     """A short, user-facing description of an option type (``"an integer"``...)."""
     origin = get_origin(tp)

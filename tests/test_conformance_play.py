@@ -3,14 +3,16 @@ two lines of play is one node, and a finished game offers no moves."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 from PIL import Image
 
-from searchvid import Capability, Domain, TileSet, View, option
+from searchvid import Capability, Domain, OptionError, TileSet, View, option
 from searchvid.conformance import check_domain, run_check
 
 CELLS = 3
@@ -207,3 +209,18 @@ def test_a_won_position_without_children_passes() -> None:
             return [FinishedMarks(kid.cells, kid.last) for kid in super().children()]
 
     assert run_check(_domain(FinishedMarks), "terminal") == []
+
+
+def test_options_built_in_python_keep_their_bounds() -> None:
+    with pytest.raises(OptionError) as raised:
+        RowDomain(LineOptions(cells=1))
+    assert str(raised.value) == "cells: must be >= 2, got 1"
+    assert RowDomain(LineOptions(cells=2)).options.cells == 2
+
+
+def test_algorithm_options_built_in_python_keep_their_bounds() -> None:
+    from searchvid.search.algorithms.frontier import BeamOptions, BeamSearch
+
+    with pytest.raises(OptionError) as raised:
+        BeamSearch(BeamOptions(width=0), rng=random.Random(0))
+    assert str(raised.value) == "width: must be >= 1, got 0"

@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from searchvid.options import check_bounds
 from searchvid.render.view import View
 from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction
@@ -42,6 +43,7 @@ class Domain(ABC):
     default_heuristic: ClassVar[str | None] = None
 
     def __init__(self, options: Any) -> None:
+        check_bounds(options)  # options built in Python keep their declared bounds too
         self.options = options
 
     @abstractmethod

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from searchvid.errors import OptionError
-from searchvid.options import build_options
+from searchvid.options import build_options, check_bounds
 from searchvid.plugins import PluginRegistry
 from searchvid.search.events import Event, EventKind
 from searchvid.search.node import Capability, require
@@ -146,6 +146,7 @@ class Algorithm(ABC, Generic[OptionsT]):
         goal: GoalTest | None = None,
         work_limit: int | None = None,
     ) -> None:
+        check_bounds(options)  # options built in Python keep their declared bounds too
         self.options = options
         self.rng = rng
         self.value = value
