@@ -459,6 +459,30 @@ def _scene_row(path: Path) -> tuple[str, str, str, str]:
 
 @main.command()
 @click.argument("name", metavar="NAME")
+@click.option(
+    "--players",
+    type=click.Choice(["1", "2"]),
+    default="1",
+    show_default=True,
+    help="1: a puzzle (Lights Out); 2: a two-player game (k in a row).",
+)
+@click.option("--grid", default="3x3", show_default=True, help="The board: ROWSxCOLS.")
+def new(name: str, players: str, grid: str) -> None:
+    """Start a game of your own: write NAME.py (a domain with every hook, commented),
+    NAME.toml (a scene naming it) and test_NAME.py (the conformance checks) here.
+
+    Then: searchvid check NAME:Name, searchvid render NAME.toml -o NAME.gif, pytest."""
+    from searchvid.scaffold import class_name, parse_grid, project, write_project
+
+    made = project(name, players=int(players), grid=parse_grid(grid))
+    for path in write_project(made, Path.cwd()):
+        click.echo(f"wrote {path.name}")
+    click.echo(f"next: searchvid check {name}:{class_name(name)}")
+    click.echo(f"      searchvid render {name}.toml -o {name}.gif")
+
+
+@main.command()
+@click.argument("name", metavar="NAME")
 def check(name: str) -> None:
     """Run the domain conformance checks on NAME.
 

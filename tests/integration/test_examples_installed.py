@@ -61,3 +61,14 @@ def test_api_render_and_own_loop_scripts(run_installed: RunInstalled, user_folde
     succeeded(run_installed("python", user_folder / "own_loop.py", "q.gif", cwd=user_folder))
     with Image.open(user_folder / "q.gif") as image:
         assert image.n_frames == 57
+
+
+def test_a_new_game_from_an_empty_folder(run_installed: RunInstalled, tmp_path: Path) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    succeeded(run_installed("searchvid", "new", "mygame", "--players", "2", cwd=folder))
+    check = succeeded(run_installed("searchvid", "check", "mygame:Mygame", cwd=folder))
+    assert check.strip().endswith("checks passed")
+    succeeded(run_installed("searchvid", "render", "mygame.toml", "-o", "x.gif", cwd=folder))
+    with Image.open(folder / "x.gif") as gif:
+        assert gif.n_frames > 10
