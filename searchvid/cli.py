@@ -458,6 +458,32 @@ def _scene_row(path: Path) -> tuple[str, str, str, str]:
 
 
 @main.command()
+@click.argument("folder", metavar="DIR", type=click.Path(path_type=Path))
+def examples(folder: Path) -> None:
+    """Copy the examples into DIR (created if missing): a game written outside searchvid
+    (eight_puzzle.py) and its scene, a render from Python (api_render.py) and your own
+    search loop into a video (own_loop.py). Nothing is overwritten."""
+    from searchvid.resources import examples_dir
+
+    source = examples_dir()
+    files = sorted(p for p in source.iterdir() if p.is_file() and p.suffix in (".py", ".toml"))
+    if not files:
+        raise RunError(f"{source}: the examples are missing from this installation")
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"DIR: {folder} is a file, not a folder")
+    clashes = [folder / p.name for p in files if (folder / p.name).exists()]
+    if clashes:
+        raise UsageError(f"{clashes[0]}: exists already; choose an empty DIR")
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in files:
+        partial = folder / f".{path.name}.part"
+        partial.write_bytes(path.read_bytes())
+        partial.replace(folder / path.name)
+    click.echo(f"copied {len(files)} files to {folder}: " + ", ".join(p.name for p in files))
+    click.echo(f"next: cd {folder} && searchvid render eight-puzzle-astar.toml")
+
+
+@main.command()
 @click.argument("name", metavar="NAME")
 @click.option(
     "--players",

@@ -1,4 +1,4 @@
-"""Where searchvid's data lives: the tile art and the shipped scenes.
+"""Where searchvid's data lives: the tile art, the shipped scenes and the examples.
 
 In the repository they are the top-level folders ``tile_assets/`` and ``scenes/``. A built wheel
 (and so ``pip install .``) carries them inside the package as ``searchvid/tile_assets`` and
@@ -39,6 +39,13 @@ def builtin_scenes_dir() -> Path:
     top-level ``scenes/``. The folder is not required to exist.
     """
     return _data_dir("scenes")
+
+
+def examples_dir() -> Path:
+    """The folder of the examples (a domain written outside searchvid, its scene, a render from
+    Python, your own loop): installed as ``searchvid/examples``, else the checkout's
+    ``examples/``. ``searchvid examples DIR`` copies them out."""
+    return _data_dir("examples")
 
 
 def _data_dir(name: str) -> Path:

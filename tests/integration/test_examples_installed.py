@@ -8,7 +8,6 @@ shipped scenes from the installed package.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -23,10 +22,13 @@ RunInstalled = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
-def user_folder(repo_root: Path, tmp_path: Path) -> Path:
-    """A copy of examples/ in an otherwise empty folder."""
+def user_folder(run_installed: RunInstalled, repo_root: Path, tmp_path: Path) -> Path:
+    """The examples as a user gets them, `searchvid examples DIR` from the installed wheel,
+    in an otherwise empty folder (the same files as the checkout's examples/)."""
     folder = tmp_path / "mine"
-    shutil.copytree(repo_root / "examples", folder)
+    succeeded(run_installed("searchvid", "examples", folder, cwd=tmp_path))
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(p.name for p in (repo_root / "examples").iterdir() if p.is_file())
     return folder
 
 
