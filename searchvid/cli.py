@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -144,6 +144,56 @@ def _load(text: str, *, seed: int | None, frames: int | None, fps: int | None = 
 _scene = click.argument("scene", metavar="SCENE")
 _seed = click.option("--seed", type=click.IntRange(min=0), help="Override the scene's seed.")
 _frames = click.option("--frames", type=click.IntRange(min=1), help="Override [video] max_frames.")
+_fps = click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
+
+
+def _look(command: Callable[..., None]) -> Callable[..., None]:
+    """The options that change how frames look, shared by render, preview and storyboard so
+    that what is previewed is what is rendered: --tile-size, --every, --no-hud, --width."""
+    for option in reversed(
+        (
+            click.option(
+                "--tile-size", type=int, help="Override [video] tile_size (even, 8 to 512)."
+            ),
+            click.option(
+                "--every", type=click.IntRange(min=1), help="Keep every k-th selected frame."
+            ),
+            click.option("--no-hud", is_flag=True, help="No status strip."),
+            click.option(
+                "--width",
+                type=int,
+                help="Output PX wide: the largest tile size that fits, tile edges crisp, padded "
+                "to PX.",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
+def _looked(
+    text: str,
+    *,
+    seed: int | None,
+    frames: int | None,
+    fps: int | None,
+    tile_size: int | None,
+    every: int | None,
+    no_hud: bool,
+    width: int | None,
+) -> Scene:
+    """The scene with the command line's overrides (see :func:`_look`)."""
+    from searchvid.scene import load_scene
+
+    return load_scene(text).with_overrides(
+        seed=seed,
+        frames=frames,
+        fps=fps,
+        tile_size=tile_size,
+        every=every,
+        hud=False if no_hud else None,
+        width=width,
+    )
 
 
 @main.command()
@@ -158,18 +208,11 @@ _frames = click.option("--frames", type=click.IntRange(min=1), help="Override [v
 @_frames
 @click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
 @_seed
-@click.option("--tile-size", type=int, help="Override [video] tile_size (even, 8 to 512).")
-@click.option("--every", type=click.IntRange(min=1), help="Keep every k-th selected frame.")
-@click.option("--no-hud", is_flag=True, help="No status strip.")
+@_look
 @click.option(
     "--quality",
     type=click.Choice(["draft", "default", "final"]),
     help="Encoder preset: draft (fast), default, final (slow, best).",
-)
-@click.option(
-    "--width",
-    type=int,
-    help="Output PX wide: the largest tile size that fits, tile edges crisp, padded to PX.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.option(
@@ -246,12 +289,33 @@ def _discard(path: Path) -> None:
     help="OUT.png (default renders/<scene>.png).",
 )
 @_frames
+@_fps
 @_seed
+@_look
 def preview(
-    scene: str, index: int, output: Path | None, frames: int | None, seed: int | None
+    scene: str,
+    index: int,
+    output: Path | None,
+    frames: int | None,
+    fps: int | None,
+    seed: int | None,
+    tile_size: int | None,
+    every: int | None,
+    no_hud: bool,
+    width: int | None,
 ) -> None:
-    """Draw one frame of SCENE as a PNG, identical to that frame of the full render."""
-    loaded = _load(scene, seed=seed, frames=frames)
+    """Draw one frame of SCENE as a PNG, identical to that frame of the full render with the
+    same options."""
+    loaded = _looked(
+        scene,
+        seed=seed,
+        frames=frames,
+        fps=fps,
+        tile_size=tile_size,
+        every=every,
+        no_hud=no_hud,
+        width=width,
+    )
     target = output if output is not None else Path("renders") / f"{loaded.stem}.png"
     if target.suffix.lower() != ".png":
         raise UsageError(f"{target}: the preview is a PNG; name it OUT.png")
@@ -281,8 +345,9 @@ def preview(
     help="Frames evenly spaced in time between the first and the last.",
 )
 @_frames
-@click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
+@_fps
 @_seed
+@_look
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def storyboard(
     scene: str,
@@ -291,6 +356,10 @@ def storyboard(
     frames: int | None,
     fps: int | None,
     seed: int | None,
+    tile_size: int | None,
+    every: int | None,
+    no_hud: bool,
+    width: int | None,
     quiet: bool,
 ) -> None:
     """Draw a contact sheet of SCENE's video: its first frame, COUNT frames evenly spaced
@@ -298,7 +367,16 @@ def storyboard(
     from searchvid.render.output import OutputKind
     from searchvid.render.storyboard import storyboard as draw_storyboard
 
-    loaded = _load(scene, seed=seed, frames=frames, fps=fps)
+    loaded = _looked(
+        scene,
+        seed=seed,
+        frames=frames,
+        fps=fps,
+        tile_size=tile_size,
+        every=every,
+        no_hud=no_hud,
+        width=width,
+    )
     target = output if output is not None else Path("renders") / f"{loaded.stem}-storyboard.png"
     if target.suffix.lower() != ".png":
         raise UsageError(f"{target}: the storyboard is a PNG; name it SHEET.png")
