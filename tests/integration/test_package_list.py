@@ -10,8 +10,13 @@ import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-DATA = {"searchvid.scenes": "scenes", "searchvid.tile_assets": "tile_assets"}
-"""Data-only packages of the wheel and the top-level folders they are built from."""
+DATA = {
+    "searchvid.examples": "examples",
+    "searchvid.scenes": "scenes",
+    "searchvid.tile_assets": "tile_assets",
+}
+"""Packages of the wheel built from top-level folders (data, and the examples' files that
+``searchvid examples`` copies out), and those folders."""
 
 
 def setuptools_table() -> dict[str, object]:
