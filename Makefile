@@ -16,7 +16,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,dask]'
 	@touch $(STAMP)
 
 # One worker per core (pytest-xdist): on 2 cores the suite takes about 60 % of its serial time.
@@ -37,9 +37,10 @@ test-signals-stress: $(STAMP)
 	done; \
 	echo "signal stress: $(RUNS) runs, 0 failures, $$(( $$(date +%s) - start )) s"
 
-# The built wheel installed into a fresh venv (dependencies from PyPI), run from an empty folder.
+# The built wheel installed into a fresh venv (dependencies from PyPI), run from an empty folder;
+# and sweeps through a real `dask scheduler` and `dask worker` on the loopback address.
 test-integration: $(STAMP)
-	$(PY) -m pytest -q -m integration tests/integration
+	$(PY) -m pytest -q -m integration tests/integration tests/sweep/test_sweep_dask.py
 
 # The HTML player driven in a real headless Chromium: Debian's chromium (installed with apt-get
 # when missing; CI runs as root) and the playwright package, which drives that binary and never

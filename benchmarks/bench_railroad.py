@@ -10,9 +10,15 @@ value evaluations per second are informational.
 The dice game (``rules = "game"``): each shipped ``railroad-game-*`` scene is played to the
 end with seeds 0 to 49 (``Scene.run``: the scene's own search, no drawing), and the final
 scores' mean and standard deviation are printed with the seconds per game. Target (issue
-14): MCTS reaches a mean of at least 40 points at no more than 2 s of search per round.
+22): MCTS reaches a mean of at least 45 points at no more than 1 s of search per round.
 These rows take about 20 minutes, MCTS most of it: run them alone with
 ``python benchmarks/run.py railroad``.
+
+Issue 22 (open positions kept incrementally): MCTS iterations per second with the
+railroad-mcts scene's search, against the same search over :class:`RescanBoard`, the board
+as it was before (every open position found by a rescan of all 49 cells at each move); the
+two run interleaved, three times each, timed by CPU time (others share the machine), and
+the row prints the ratio of the medians. Target: >= 4x.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from searchvid import load_scene
 from searchvid.domains import make_domain
 from searchvid.domains.railroad import RailroadDomain
 from searchvid.domains.railroad.game import ROUNDS
+from searchvid.domains.railroad.grid import FACING, NEIGHBOURS
 from searchvid.domains.railroad.rules import Board, TileSetName
 from searchvid.search.algorithm import make_algorithm
 from searchvid.search.values import ValueFunction
@@ -44,8 +51,11 @@ BEAM = {"width": 6, "value": "network"}  # the railroad-beam scene's search
 BEAM_SEED = 1
 GAMES = 50  # seeds 0 .. 49 of each dice-game scene
 GAME_SCENES = ("railroad-game-random", "railroad-game-mcts", "railroad-game-expectimax")
-GAME_TARGET = 40.0  # MCTS's mean final score, points ...
-ROUND_SECONDS = 2.0  # ... at no more than this much search per round
+GAME_TARGET = 45.0  # MCTS's mean final score, points ...
+ROUND_SECONDS = 1.0  # ... at no more than this much search per round
+PLAN = {"mode": "plan", "reward": "partial", "iterations": 300, "commit_solution": False}
+"""The railroad-mcts scene's search (seed 1)."""
+SPEED_TARGET = 4.0
 SCENES = Path(__file__).resolve().parent.parent / "scenes"
 
 _MCTS_CODE = """
@@ -85,6 +95,115 @@ def mid_game_states(tiles: TileSetName, count: int = STATES, seed: int = 0) -> l
             board = child
         states.append(board)
     return states
+
+
+_F0, _F1, _F2, _F3 = FACING
+
+
+class RescanBoard(Board):
+    """The board before issue 22, for the speed comparison only: every open position is
+    found by a rescan of the 49 cells, at every move (the definitions of that time)."""
+
+    __slots__ = ()
+
+    def _rescan(self) -> list[tuple[int, tuple[int, ...]]]:
+        cells = self.cells
+        choices = self.rules.choices
+        result = []
+        for c, n, e, s, w in NEIGHBOURS:
+            if cells[c]:
+                continue
+            fitting = choices[_F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]]]
+            if fitting:
+                result.append((c, fitting))
+        return result
+
+    def _made(self, cells: bytes) -> RescanBoard:
+        # without the length check of __init__, as the boards of that time were made
+        board: RescanBoard = object.__new__(RescanBoard)
+        object.__setattr__(board, "_cells", cells)
+        object.__setattr__(board, "_rules", self.rules)
+        return board
+
+    def place(self, cell: int, code: int) -> RescanBoard:
+        cells = self.cells
+        return self._made(cells[:cell] + bytes((code,)) + cells[cell + 1 :])
+
+    def children(self) -> Iterator[RescanBoard]:
+        cells = self.cells
+        for c, fitting in self._rescan():
+            head, tail = cells[:c], cells[c + 1 :]
+            for code in fitting:
+                yield self._made(head + bytes((code,)) + tail)
+
+    def random_child(self, rng: random.Random) -> RescanBoard | None:
+        options = self._rescan()
+        total = sum(len(fitting) for _, fitting in options)
+        if total == 0:
+            return None
+        index = rng.randrange(total)
+        for c, fitting in options:
+            if index < len(fitting):
+                return self.place(c, fitting[index])
+            index -= len(fitting)
+        raise AssertionError("unreachable: index within total")
+
+    def is_terminal(self) -> bool:
+        cells = self.cells
+        choices = self.rules.choices
+        for c, n, e, s, w in NEIGHBOURS:
+            if (
+                not cells[c]
+                and choices[_F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]]]
+            ):
+                return False
+        return True
+
+
+def mcts_rate(root: Board) -> tuple[float, int, bytes]:
+    """The railroad-mcts scene's search from ``root``: CPU seconds, iterations, and the key
+    of its last committed board (equal for both boards: the same search)."""
+    domain = make_domain("railroad", {})
+    algo = make_algorithm(
+        "mcts",
+        PLAN,
+        rng=random.Random(1),
+        values=domain.values(),
+        default_value=domain.default_value,
+        goal=domain.is_goal,
+    )
+    iterations = 0
+    last = root
+    start = time.process_time()
+    for event in algo.traverse(root):
+        kind = event.kind.value
+        if kind == "select":
+            iterations += 1
+        elif kind == "move":
+            last = event.node
+    return time.process_time() - start, iterations, last.key()
+
+
+def _mcts_speed() -> Iterator[Row]:
+    new_root = Board.start("basic")
+    old_root = RescanBoard(new_root.cells, new_root.rules)
+    old, new = [], []
+    for _ in range(3):
+        seconds, count, old_end = mcts_rate(old_root)
+        old.append(count / seconds)
+        seconds, count, new_end = mcts_rate(new_root)
+        new.append(count / seconds)
+        if old_end != new_end:
+            raise RuntimeError("the two boards led MCTS to different boards")
+    before, after = statistics.median(old), statistics.median(new)
+    ratio = after / before
+    yield Row(
+        TOPIC,
+        "MCTS iterations/s (railroad-mcts search), CPU time",
+        f"{after:,.0f} vs {before:,.0f} before = {ratio:.2f}x",
+        f">= {SPEED_TARGET:.0f}x",
+        ratio >= SPEED_TARGET,
+    )
 
 
 def _children_rate(tiles: TileSetName) -> Iterator[Row]:
@@ -190,13 +309,19 @@ def _beam(tiles: TileSetName) -> Iterator[Row]:
     )
 
 
-def play_games(scene_name: str, games: int = GAMES) -> tuple[list[int], list[float]]:
-    """The final score and search seconds of the scene's game for seeds 0 .. games - 1."""
+def play_games(
+    scene_name: str, games: int = GAMES, cpu: list[float] | None = None
+) -> tuple[list[int], list[float]]:
+    """The final score and search seconds of the scene's game for seeds 0 .. games - 1;
+    each game's CPU seconds are appended to ``cpu`` when given."""
     scene = load_scene(SCENES / f"{scene_name}.toml")
     scores: list[int] = []
     seconds: list[float] = []
     for seed in range(games):
+        start = time.process_time()
         result = scene.with_overrides(seed=seed).run()
+        if cpu is not None:
+            cpu.append(time.process_time() - start)
         if result["rounds"] != ROUNDS:
             raise RuntimeError(f"{scene_name} seed {seed}: the game stopped early")
         scores.append(int(result["score"]["total"]))
@@ -205,7 +330,8 @@ def play_games(scene_name: str, games: int = GAMES) -> tuple[list[int], list[flo
 
 
 def _game(scene_name: str) -> Iterator[Row]:
-    scores, seconds = play_games(scene_name)
+    cpu: list[float] = []
+    scores, seconds = play_games(scene_name, cpu=cpu)
     mean, spread = statistics.mean(scores), statistics.pstdev(scores)
     per_game = statistics.mean(seconds)
     figure = f"{mean:.1f} +- {spread:.1f} pts, {per_game:.1f} s/game"
@@ -214,10 +340,11 @@ def _game(scene_name: str) -> Iterator[Row]:
         yield Row(TOPIC, name, figure)
         return
     per_round = per_game / ROUNDS
+    cpu_round = statistics.mean(cpu) / ROUNDS  # what the search alone costs on a busy machine
     yield Row(
         TOPIC,
         name,
-        f"{figure} ({per_round:.2f} s/round)",
+        f"{figure} ({per_round:.2f} s/round, CPU {cpu_round:.2f} s/round)",
         f">= {GAME_TARGET:.0f} pts, <= {ROUND_SECONDS:.0f} s/round",
         mean >= GAME_TARGET and per_round <= ROUND_SECONDS,
     )
@@ -230,6 +357,7 @@ def benchmarks() -> Iterator[Row]:
     yield from _playouts()
     yield from _beam("basic")
     yield from _beam("all")
+    yield from _mcts_speed()
     yield from _mcts_memory("basic")
     for scene_name in GAME_SCENES:
         yield from _game(scene_name)

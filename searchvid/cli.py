@@ -14,18 +14,20 @@ import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-import numpy as np
 
 from searchvid import __version__
-from searchvid.domains import Domain, make_domain
 from searchvid.errors import OptionError, RunError, SceneError, UsageError
 from searchvid.progress import wants_progress_bar
-from searchvid.render.encode import write_png
-from searchvid.scene import Scene, load_scene, scene_dirs
 from searchvid.usercode import blame, describe_failure, is_interrupt
+
+# numpy, Pillow and the scene machinery load in the commands that use them: --version and
+# --help import only click and the standard library (issue 22: start-up <= 0.15 s).
+if TYPE_CHECKING:
+    from searchvid.domains import Domain
+    from searchvid.scene import Scene
 
 
 class _Group(click.Group):
@@ -138,6 +140,8 @@ def main() -> None:
 
 
 def _load(text: str, *, seed: int | None, frames: int | None, fps: int | None = None) -> Scene:
+    from searchvid.scene import load_scene
+
     return load_scene(text).with_overrides(seed=seed, frames=frames, fps=fps)
 
 
@@ -202,8 +206,8 @@ def _looked(
     "-o",
     "--output",
     type=str,
-    help="OUT.mp4, OUT.gif, OUT.html (a player), OUT.vtt (captions and chapters, no pixels) "
-    "or a folder of PNGs (default renders/<scene>.mp4).",
+    help="OUT.mp4, OUT.webm (VP9), OUT.gif, OUT.html (a player), OUT.vtt (captions and "
+    "chapters, no pixels) or a folder of PNGs (default renders/<scene>.mp4).",
 )
 @_frames
 @click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
@@ -220,6 +224,30 @@ def _looked(
     type=click.Path(file_okay=False, path_type=Path),
     help="Also write a PNG into this folder whenever the best value improves.",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    help="Split the render into ~10 s segments drawn by N worker processes, joined without "
+    "re-encoding (MP4 or PNG folder; the same bytes for any N).",
+)
+@click.option(
+    "--start",
+    metavar="T",
+    help="Render a clip from T: a frame number (120), seconds (12.5s) or m:ss (0:12.5); "
+    "a time picks the frame on screen then. Frames and holds as in the whole video.",
+)
+@click.option(
+    "--end",
+    metavar="T",
+    help="End the clip before T (as --start; frame T, or a frame shown from T on, is left "
+    "out). Default: the video's end.",
+)
+@click.option(
+    "--scheduler",
+    metavar="local|tcp://HOST:PORT",
+    help="Draw the segments on Dask: a LocalCluster (of --jobs workers) or a running "
+    "scheduler. Needs searchvid[dask].",
+)
 def render(
     scene: str,
     output: str | None,
@@ -233,9 +261,16 @@ def render(
     width: int | None,
     quiet: bool,
     snapshots: Path | None,
+    jobs: int | None,
+    scheduler: str | None,
+    start: str | None,
+    end: str | None,
 ) -> None:
-    """Render SCENE to a video: .mp4, .gif, an .html player or a folder of PNG frames; or
-    its captions, timed to that video: NAME.vtt and NAME.chapters.vtt."""
+    """Render SCENE to a video: .mp4, .webm, .gif, an .html player or a folder of PNG
+    frames; or its captions, timed to that video: NAME.vtt and NAME.chapters.vtt. With
+    --start/--end, a clip of it."""
+    from searchvid.scene import load_scene
+
     if output is not None and not str(output).strip():
         raise UsageError("-o/--output: the output path is empty")
     loaded = load_scene(scene).with_overrides(
@@ -248,7 +283,15 @@ def render(
         quality=quality,
         width=width,
     )
-    result = loaded.render(output, progress=wants_progress_bar(quiet=quiet), snapshots=snapshots)
+    result = loaded.render(
+        output,
+        progress=wants_progress_bar(quiet=quiet),
+        snapshots=snapshots,
+        jobs=jobs,
+        scheduler=scheduler,
+        start=start,
+        end=end,
+    )
     written = [result.path]
     if result.path.suffix.lower() == ".vtt" and not result.path.is_dir():
         from searchvid.render.vtt import chapters_path
@@ -283,6 +326,13 @@ def _discard(path: Path) -> None:
     help="Frame to draw, from 0; negative counts from the end.",
 )
 @click.option(
+    "--step",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Draw the frame of trace step N (the step of searchvid trace); a step that makes no "
+    "frame draws the frame on screen at it, the latest before it.",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -295,6 +345,7 @@ def _discard(path: Path) -> None:
 def preview(
     scene: str,
     index: int,
+    step: int | None,
     output: Path | None,
     frames: int | None,
     fps: int | None,
@@ -306,6 +357,10 @@ def preview(
 ) -> None:
     """Draw one frame of SCENE as a PNG, identical to that frame of the full render with the
     same options."""
+    import numpy as np
+
+    from searchvid.render.encode import write_png
+
     loaded = _looked(
         scene,
         seed=seed,
@@ -319,10 +374,17 @@ def preview(
     target = output if output is not None else Path("renders") / f"{loaded.stem}.png"
     if target.suffix.lower() != ".png":
         raise UsageError(f"{target}: the preview is a PNG; name it OUT.png")
+    shown = f"frame {index}"
+    if step is not None:
+        source = click.get_current_context().get_parameter_source("index")
+        if source is not click.core.ParameterSource.DEFAULT:
+            raise UsageError("--step and --frame name the frame twice; give one of them")
+        index = loaded.frame_of_step(step)
+        shown = f"step {step}: frame {index}"
     image = np.asarray(loaded.preview(index))
     write_png(image, target)
     try:
-        _echo(f"frame {index} -> {target}")
+        _echo(f"{shown} -> {target}")
     except (RunError, _ReaderGoneError):
         _discard(target)
         raise
@@ -391,7 +453,7 @@ def storyboard(
             )
         sheet = draw_storyboard(
             loaded.sources(),
-            loaded.render_jobs(),
+            loaded.render_jobs,  # fresh jobs for each pass: views may keep state
             target,
             count=count,
             title=loaded.title,
@@ -412,8 +474,15 @@ def storyboard(
 def trace(scene: str, limit: int | None, frames: int | None, seed: int | None) -> None:
     """Print the event stream of SCENE as JSON lines.
 
-    Each line is {"step", "kind", "depth", "label", "value", "frame"}; frame is the index of
-    the video frame the event becomes, or null.
+    Each line is one event: {"step", "kind", "depth", "label", "value", "frame", "id",
+    "parent"}, with "search" first (the search's index, from 0) when the scene races several
+    searches. step counts the search's events from 0; kind is the event's kind (enter,
+    backtrack, leaf, expand, ...); depth counts moves from the start; label is the domain's
+    label of the event's node; value is the event's value, or null; frame is the index of
+    the video frame the event becomes, or null; id is the search-tree node the event is
+    about (0 for the root, then numbered as the search creates them; null for an MCTS
+    rollout state) and parent that node's parent (null for the root; for a rollout state,
+    the tree node the rollout started from).
     """
     for record in _load(scene, seed=seed, frames=frames).trace(limit):
         _echo(json.dumps(record, ensure_ascii=False))
@@ -424,7 +493,16 @@ def trace(scene: str, limit: int | None, frames: int | None, seed: int | None) -
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @_frames
 @_seed
-def run(scene: str, as_json: bool, frames: int | None, seed: int | None) -> None:
+@click.option(
+    "--set",
+    "settings",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Set a scene key, e.g. search.iterations=400 (repeatable; as sweep's --set).",
+)
+def run(
+    scene: str, as_json: bool, frames: int | None, seed: int | None, settings: tuple[str, ...]
+) -> None:
     """Run the search of SCENE without rendering and print statistics.
 
     The search stops where the video would (max_frames), like render and trace. With
@@ -435,7 +513,10 @@ def run(scene: str, as_json: bool, frames: int | None, seed: int | None) -> None
     searches that raised) and best.search (the index of the search that found best). Exit
     code 1 when a search failed.
     """
-    stats = _load(scene, seed=seed, frames=frames).run()
+    from searchvid.experiments.settings import load_with_settings
+
+    loaded = load_with_settings(scene, settings)
+    stats = loaded.with_overrides(seed=seed, frames=frames).run()
     if as_json:
         _echo(json.dumps(stats, ensure_ascii=False))
     else:
@@ -503,6 +584,8 @@ def _describe_best(best: dict[str, Any] | None) -> str:
 def scenes(folder: Path | None) -> None:
     """List the scenes in DIR (default: ./scenes and the shipped ones): file, title, domain,
     algorithm."""
+    from searchvid.scene import scene_dirs
+
     folders = [folder] if folder is not None else scene_dirs()
     existing = [f for f in folders if f.is_dir()]
     if not existing:
@@ -521,6 +604,8 @@ def scenes(folder: Path | None) -> None:
 
 
 def _scene_row(path: Path) -> tuple[str, str, str, str]:
+    from searchvid.scene import load_scene
+
     try:
         scene = load_scene(path)
     except SceneError as error:
@@ -604,6 +689,9 @@ def check(name: str) -> None:
 
 
 def _domain_to_check(name: str) -> Domain:
+    from searchvid.domains import make_domain
+    from searchvid.scene import load_scene
+
     if name.endswith(".toml"):
         return load_scene(name).domain
     try:
@@ -619,6 +707,15 @@ def domains(names: tuple[str, ...]) -> None:
     from searchvid.reference import format_domains
 
     _echo(format_domains(list(names) or None), nl=False)
+
+
+def _add_sweep() -> None:
+    from searchvid.sweepcli import sweep
+
+    main.add_command(sweep)
+
+
+_add_sweep()
 
 
 @main.command()

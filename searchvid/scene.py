@@ -30,8 +30,10 @@ import math
 import os
 import random
 import re
+import sys
 import time
 import tomllib
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,11 +79,13 @@ from searchvid.render.policy import (
     selects,
 )
 from searchvid.render.settings import VideoOptions
+from searchvid.render.sharedrun import SharedRun
 from searchvid.render.stepping import race_frames
 from searchvid.render.view import CheckedView, View
 from searchvid.resources import builtin_scenes_dir
 from searchvid.search.algorithm import ALGORITHMS, Algorithm, make_algorithm
 from searchvid.search.events import Event, EventKind
+from searchvid.search.memo import NodeMemo
 from searchvid.search.node import Capability, capabilities_of, check_node
 from searchvid.search.status import Field
 from searchvid.search.values import Heuristic, ValueFunction, terminal_reward, zero_heuristic
@@ -108,6 +112,18 @@ _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 _MAX_NAME = 255  # longest scene name or file name looked up
 _PACED: dict[tuple[Any, ...], VideoOptions] = {}  # Scene.paced_video, by Scene._pacing_key
 _PACED_KEPT = 64
+_WARNED: set[str] = set()  # the warnings this process has written (_warn_once)
+
+
+def _warn_once(message: str) -> None:
+    """Write one line ``Warning: message`` on stderr, once per process (a session that
+    previews, then renders, one scene is told once). Not an error: the render goes on. The
+    worker processes of a split render (``--jobs``) each say it once, when they draw a
+    panel; Dask workers' stderr is their own."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        sys.stderr.write(f"Warning: {message}\n")
+
 
 MAX_FRAME_PIXELS = 64_000_000
 """The largest frame any output takes (8,000 x 8,000 px): a frame is held in memory several
@@ -224,7 +240,11 @@ class Scene:
         """
         spec = self.searches[index]
         search = _build_search(
-            self.domain, spec.algorithm_type, spec.options, random.Random(self.seed)
+            self.domain,
+            spec.algorithm_type,
+            spec.options,
+            random.Random(self.seed),
+            values=self._value_functions(),
         )
         search.work_limit = self.video.max_events
         return search
@@ -251,7 +271,20 @@ class Scene:
         if self.searches[index].algorithm_type.reports_values:
             return None
         name = self._value_name(index)
-        return _values(self.domain).get(name) if name is not None else None
+        return self._value_functions().get(name) if name is not None else None
+
+    def _value_functions(self) -> Mapping[str, ValueFunction]:
+        """The domain's value functions, one set shared by this scene's searches and its
+        strip: each of the domain's own remembers its values for the latest nodes
+        (:class:`~searchvid.search.memo.NodeMemo`), so a frame's value is the one its search
+        computed for that node, not computed again."""
+        shared = _SHARED_VALUES.get(self)
+        if shared is None:
+            shared = _SHARED_VALUES[self] = {
+                name: function if function is terminal_reward else NodeMemo(function)
+                for name, function in _values(self.domain).items()
+            }
+        return shared
 
     def is_goal(self, node: Any) -> bool | None:
         """Whether ``node`` solves the domain; None for domains without a goal."""
@@ -278,6 +311,8 @@ class Scene:
             move_phase=spec.algorithm_type.move_phase,
             settings=_settings(spec.options),
             best_name=spec.algorithm_type.best_name,
+            backtracks=self.video.undo_mark and getattr(spec.algorithm_type, "backtracks", False),
+            heat=_thinks_in_iterations(spec),
         )
 
     def _value_name(self, index: int) -> str | None:
@@ -298,14 +333,19 @@ class Scene:
         outcomes = self._outcome_words()
 
         def make(width: int, height: int, events: Iterable[Event]) -> Any:
-            return TreePanel(
+            panel = TreePanel(
                 width,
                 height,
                 events_for_layout=events,
                 thumbnail=thumbnail,
                 label=label,
                 outcomes=outcomes,
+                undo_mark=self.video.undo_mark,
+                changes_only=True,  # frames keep the panel's last picture: copy what changed
             )
+            if panel.thumbnail_warning is not None:  # asked for, but not drawn: say so
+                _warn_once(panel.thumbnail_warning)
+            return panel
 
         return make
 
@@ -354,9 +394,11 @@ class Scene:
         known = _PACED.get(key)
         if known is not None:
             return known
-        paced = pace([self.events(i) for i in range(len(self.searches))], self.video)
-        sources = [partial(self.events, i) for i in range(len(self.searches))]
-        paced = paced_for_jumps(sources, self.view, paced)  # jumps held, duration kept
+        # every silent pass reads one run of each search, kept in memory (SharedRun)
+        sources = [SharedRun(partial(self.events, i)) for i in range(len(self.searches))]
+        paced = pace([source() for source in sources], self.video)
+        # jumps held, dead stretches played fast, duration kept
+        paced = paced_for_jumps(sources, self.view, paced, least_every=self.video.every)
         if len(_PACED) >= _PACED_KEPT:
             _PACED.pop(next(iter(_PACED)))
         _PACED[key] = paced
@@ -374,8 +416,9 @@ class Scene:
 
     def sources(self) -> list[Callable[[], Iterable[Event]]]:
         """One replayable event source per search (keeping the fields of its frames for the
-        status strip, where there is one)."""
-        framed = self.video.hud
+        status strip, where there is one, and for the recording a tree panel's first pass
+        makes: :mod:`searchvid.render.treereplay`)."""
+        framed = self.video.hud or self.video.tree
         return [partial(self.events, i, framed=framed) for i in range(len(self.searches))]
 
     def strip_texts(self) -> Iterator[list[tuple[Event, HudText] | None]]:
@@ -394,7 +437,13 @@ class Scene:
             SceneError: Naming the scene, ``video.tile_size``, the limit, and the largest
                 tile size that fits.
         """
-        boards = Boards.of(self.view(), len(self.searches))
+        heat = any(_thinks_in_iterations(s) for s in self.searches)
+        boards = Boards.of(
+            self.view(),
+            len(self.searches),
+            heat=heat,
+            backtracks=self.video.undo_mark and _backtracks(self.searches),
+        )
         _check_frames(str(self.path), boards, self.video, kind)
 
     def with_overrides(
@@ -445,7 +494,14 @@ class Scene:
             table["width"] = 0  # an explicit tile size wins over the scene's width
         try:
             written = build_options(VideoOptions, table)
-            video = _fit_width(written, Boards.of(self.view(), len(self.searches)))
+            heat = any(_thinks_in_iterations(s) for s in self.searches)
+            boards = Boards.of(
+                self.view(),
+                len(self.searches),
+                heat=heat,
+                backtracks=written.undo_mark and _backtracks(self.searches),
+            )
+            video = _fit_width(written, boards)
         except OptionError as error:
             flag = flags[error.key][0] if error.key in flags else error.key
             raise UsageError(f"{flag}: {error.message}") from None
@@ -459,11 +515,16 @@ class Scene:
         *,
         progress: bool | ProgressCallback = False,
         snapshots: str | os.PathLike[str] | None = None,
+        jobs: int | None = None,
+        scheduler: str | None = None,
+        start: int | str | None = None,
+        end: int | str | None = None,
     ) -> RenderResult:
-        """Render the scene to a video.
+        """Render the scene to a video, or a clip of it.
 
         Args:
-            out: ``NAME.mp4``, ``NAME.gif``, ``NAME.html`` (an interactive player: play,
+            out: ``NAME.mp4``, ``NAME.webm`` (VP9, where ffmpeg has libvpx-vp9),
+                ``NAME.gif``, ``NAME.html`` (an interactive player: play,
                 pause, step, scrub, the trace of each frame) or a folder (one
                 ``frame_000000.png`` per frame); default ``renders/<stem>.mp4``. Written
                 under a temporary name and renamed when complete: on an error or interrupt
@@ -472,6 +533,16 @@ class Scene:
                 frames done after each frame.
             snapshots: Also write ``improve_NNNN.png`` into this folder whenever the best
                 value improves.
+            jobs: Split the render into segments of about 10 s of video drawn by this
+                many worker processes, then join them (:mod:`searchvid.render.segments`):
+                an MP4 or a PNG folder only; the MP4's bytes are the same for any number.
+            scheduler: Draw the segments on Dask instead: ``"local"`` (a LocalCluster of
+                ``jobs`` processes, default one per core) or ``"tcp://HOST:PORT"``.
+            start: A clip from this frame (``120``) or moment (``"12.5s"``, ``"0:12.5"``):
+                see :mod:`searchvid.render.clip`. None: from the start.
+            end: A clip up to this frame or moment, not included. None: to the end. A clip's
+                frames are those of the whole render, held as long; it is rendered whole
+                (not with ``jobs`` or ``snapshots``).
 
         Returns:
             Frames, seconds and the path written.
@@ -486,14 +557,100 @@ class Scene:
         folder = Path(snapshots) if snapshots is not None else None
         if folder is not None and _inside(folder, target):
             raise UsageError(f"--snapshots {folder} is inside the output {target}")
-        self.check_frames(check_target(target))
-        jobs = self.render_jobs()
+        kind = check_target(target)
+        if start is not None or end is not None:
+            return self._render_clip(target, kind, start, end, jobs, scheduler, folder, progress)
+        split = _split_workers(jobs, scheduler, kind, folder)
+        self.check_frames(kind)
+        if split is not None:
+            return self._render_split(target, split, scheduler, progress)
+        jobs_ = self.render_jobs()
         if progress is True:
             from searchvid.progress import progress_bar
 
             with progress_bar(self.video.max_frames) as advance:
-                return self._render(target, jobs, advance, folder)
-        return self._render(target, jobs, progress if callable(progress) else None, folder)
+                return self._render(target, jobs_, advance, folder)
+        return self._render(target, jobs_, progress if callable(progress) else None, folder)
+
+    def _render_clip(
+        self,
+        target: Path,
+        kind: OutputKind,
+        start: int | str | None,
+        end: int | str | None,
+        jobs: int | None,
+        scheduler: str | None,
+        snapshots: Path | None,
+        progress: bool | ProgressCallback,
+    ) -> RenderResult:
+        """:meth:`render` of the clip from ``start`` to ``end``, checked before any work."""
+        from searchvid.render.clip import parse_time
+        from searchvid.render.cliprender import render_clip
+
+        first = parse_time(start, "--start") if start is not None else None
+        last = parse_time(end, "--end") if end is not None else None
+        if jobs is not None or scheduler is not None:
+            option = "--scheduler" if scheduler is not None else "--jobs"
+            raise UsageError(f"{option}: a clip (--start/--end) is rendered whole; drop one")
+        if snapshots is not None:
+            raise UsageError("--snapshots comes from a whole render, not a clip (--start/--end)")
+        self.check_frames(kind)
+        opened: list[list[_Traversal]] = [[] for _ in self.searches]
+        sources = [partial(_opening, source, opened[i]) for i, source in enumerate(self.sources())]
+
+        def clip(advance: ProgressCallback | None) -> RenderResult:
+            result = render_clip(
+                sources,
+                self.render_jobs,
+                target,
+                start=first,
+                end=last,
+                progress=advance,
+                title=self.title,
+            )
+            endings = [self._ending_of(streams) for streams in opened]
+            return dataclasses.replace(result, ended=ended_together(endings))
+
+        if progress is True:
+            from searchvid.progress import progress_bar
+
+            with progress_bar(self.video.max_frames) as advance:
+                return clip(advance)
+        return clip(progress if callable(progress) else None)
+
+    def _render_split(
+        self,
+        target: Path,
+        workers: int,
+        scheduler: str | None,
+        progress: bool | ProgressCallback,
+    ) -> RenderResult:
+        """:meth:`render` in segments drawn by workers (see :func:`_split_workers`)."""
+        from searchvid.render.segments import render_split
+
+        opened: list[list[_Traversal]] = [[] for _ in self.searches]
+        timing = [partial(_opening, source, opened[i]) for i, source in enumerate(self.sources())]
+        option = "--scheduler" if scheduler is not None else "--jobs"
+
+        def split(advance: ProgressCallback | None) -> RenderResult:
+            result = render_split(
+                self,
+                target,
+                workers=workers,
+                scheduler=scheduler,
+                option=option,
+                progress=advance,
+                timing=timing,
+            )
+            endings = [self._ending_of(streams) for streams in opened]
+            return dataclasses.replace(result, ended=ended_together(endings))
+
+        if progress is True:
+            from searchvid.progress import progress_bar
+
+            with progress_bar(self.video.max_frames) as advance:
+                return split(advance)
+        return split(progress if callable(progress) else None)
 
     def _render(
         self,
@@ -537,6 +694,24 @@ class Scene:
         self.check_frames(OutputKind.FOLDER)
         pixels = render_frame(self.sources(), self.render_jobs(), frame, title=self.title)
         return Image.fromarray(pixels, mode="RGB")
+
+    def frame_of_step(self, step: int) -> int:
+        """The index of the video frame on screen at step ``step`` of the search (the
+        ``step`` of :meth:`trace`): the frame that step becomes, or for a step that becomes
+        none, the latest frame before it. Only the events up to ``step`` run.
+
+        Raises:
+            UsageError: ``step`` is negative, before the first frame or past the video's
+                end, or the scene races several searches (their steps are numbered apart).
+        """
+        from searchvid.render.clip import frame_of_step
+
+        if len(self.searches) > 1:
+            raise UsageError(
+                "--step: a race numbers each search's steps apart; pick a frame with --frame "
+                "(searchvid trace gives each step's frame)"
+            )
+        return frame_of_step(self.events(0), self.paced_video, step)
 
     def trace(self, limit: int | None = None) -> Iterator[dict[str, Any]]:
         """The event stream as records ``{"step", "kind", "depth", "label", "value", "frame",
@@ -719,6 +894,35 @@ def _best_of(each: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
         return None
     winner = max(found, key=rank)
     return {**each[winner]["best"], "search": winner}
+
+
+def _split_workers(
+    jobs: int | None, scheduler: str | None, kind: OutputKind, snapshots: Path | None
+) -> int | None:
+    """How many workers a render is split across (None: rendered whole), checked before
+    any work: ``jobs`` >= 1, a format a split render writes, no snapshots.
+
+    Raises:
+        UsageError: Naming the option and what is allowed.
+    """
+    if jobs is None and scheduler is None:
+        return None
+    option = "--scheduler" if scheduler is not None else "--jobs"
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise UsageError(f"--jobs: must be an integer >= 1, got {jobs!r}")
+    from searchvid.render.segments import SPLIT_FORMATS, check_scheduler, check_splittable
+
+    if kind is OutputKind.WEBM:
+        raise UsageError(
+            f"{option}: a split render writes {SPLIT_FORMATS}, not a WebM; render it whole "
+            "(without --jobs and --scheduler)"
+        )
+    check_splittable(kind, option)
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    if snapshots is not None:
+        raise UsageError(f"{option}: --snapshots comes from a whole render; drop one of them")
+    return jobs if jobs is not None else max(1, os.cpu_count() or 1)
 
 
 def _opening(source: Callable[[], Iterable[Event]], opened: list[_Traversal]) -> Iterable[Event]:
@@ -988,7 +1192,13 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         video = build_options(VideoOptions, top.video)
     except OptionError as error:
         raise SceneError(file, f"video.{error.key}", error.message) from None
-    boards = Boards.of(_domain_view(domain), len(searches))
+    heat = any(_thinks_in_iterations(s) for s in searches)
+    boards = Boards.of(
+        _domain_view(domain),
+        len(searches),
+        heat=heat,
+        backtracks=video.undo_mark and _backtracks(searches),
+    )
     written = video
     try:
         video = _fit_width(video, boards)
@@ -1006,6 +1216,18 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         written_video=written,
     )
     return scene
+
+
+def _thinks_in_iterations(spec: SearchSpec) -> bool:
+    """Whether the search's unit of work is an iteration from the root (a ``SELECT``: MCTS),
+    so that its board may show a heat map of the root's moves."""
+    return EventKind.SELECT in spec.algorithm_type.work_kinds
+
+
+def _backtracks(searches: Sequence[SearchSpec]) -> bool:
+    """Whether one of ``searches`` steps back (its algorithm's ``backtracks``): the board
+    legend then names the "undone" mark."""
+    return any(getattr(s.algorithm_type, "backtracks", False) for s in searches)
 
 
 def _fit_width(video: VideoOptions, boards: Boards) -> VideoOptions:
@@ -1170,6 +1392,12 @@ def _load_search(
     return SearchSpec(algorithm=cls.name, algorithm_type=cls, options=dict(table))
 
 
+_SHARED_VALUES: weakref.WeakKeyDictionary[Scene, Mapping[str, ValueFunction]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each scene's value functions (:meth:`Scene._value_functions`), gone with the scene."""
+
+
 def _values(domain: Domain) -> dict[str, ValueFunction]:
     if not is_user_class(type(domain)):
         return {**GENERIC_VALUES, **domain.values()}
@@ -1215,13 +1443,18 @@ def _domain_view(domain: Domain) -> View:
 
 
 def _build_search(
-    domain: Domain, cls: type[Algorithm[Any]], table: Mapping[str, Any], rng: random.Random
+    domain: Domain,
+    cls: type[Algorithm[Any]],
+    table: Mapping[str, Any],
+    rng: random.Random,
+    *,
+    values: Mapping[str, ValueFunction] | None = None,
 ) -> Algorithm[Any]:
     return make_algorithm(
         cls,
         table,
         rng=rng,
-        values=_values(domain),
+        values=values if values is not None else _values(domain),
         heuristics=_heuristics(domain),
         default_value=domain.default_value,
         default_heuristic=domain.default_heuristic,

@@ -13,7 +13,7 @@ from PIL import Image
 
 import searchvid
 from searchvid.cli import main
-from searchvid.render.frame import FrameLayout
+from searchvid.render.framelayout import FrameLayout
 
 RACE: dict[str, Any] = {
     "title": "two searches",

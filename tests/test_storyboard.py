@@ -142,3 +142,18 @@ def test_the_command_is_quiet_with_quiet(tmp_path: Path) -> None:
     assert result.output.count("\n") == 1  # the summary line, no bar
     assert result.output.endswith(f"sheet -> {out}\n")
     assert out.is_file()
+
+
+def test_a_view_that_keeps_state_gets_fresh_jobs_for_each_pass(tmp_path: Path) -> None:
+    # the tree view marks the nodes it has seen: jobs read by the timing pass would draw
+    # nodes not reached yet as visited
+    from searchvid import load_scene
+
+    scene = load_scene("tree-backtracking")
+    sheet = storyboard(scene.sources(), scene.render_jobs, tmp_path / "s.png", count=6)
+    image = np.asarray(Image.open(tmp_path / "s.png").convert("RGB"))
+    for tile in sheet.tiles:
+        box = tile.box
+        truth = np.asarray(scene.preview(tile.frame.index))
+        scaled = scale_frame(truth, box.right - box.left, box.bottom - box.top)
+        assert np.array_equal(image[box.top : box.bottom, box.left : box.right], scaled)

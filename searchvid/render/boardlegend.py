@@ -6,7 +6,9 @@ tile of its own tile set (the swatch) and a few words (``Mark("x_last", "last mo
 its words, anti-aliased like the status strip's and at least
 :data:`~searchvid.render.textink.MIN_TEXT` pixels tall. A view
 without ``marks`` has no legend. The renderer knows nothing of the domain: the words and the
-pictures are the view's.
+pictures are the view's. One mark is the renderer's own: :data:`UNDONE_MARK`, the frame a
+backtracking step puts on the cells it undid (:mod:`searchvid.render.undo`), listed after the
+view's in scenes whose algorithm backtracks.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ import numpy.typing as npt
 from searchvid.render.atlas import RGB
 from searchvid.render.hud import HUD_COLORS
 from searchvid.render.textink import MIN_TEXT, TextInk, ramp
+from searchvid.render.undo import COLOR as UNDONE
+from searchvid.render.undo import WORDS as UNDONE_WORDS
+from searchvid.render.undo import swatch as undone_swatch
 
 Pixels = npt.NDArray[np.uint8]
 
@@ -32,6 +37,11 @@ COLORS: tuple[RGB, ...] = ramp(TEXT, BACKGROUND)
 text (the swatches are tile pixels)."""
 
 _MARGIN = 6
+
+MIN_WIDTH = 96
+"""Narrowest frame that gets a legend: its margins, a swatch and a word or two. A frame
+narrower than this (a board of a few tiny tiles) shows no legend rather than one whose words
+cannot be read."""
 _GAP = 16
 """Space between two entries of a line."""
 
@@ -47,6 +57,12 @@ class Mark:
 
     tile: str
     text: str
+
+
+UNDONE_MARK = Mark("<undone>", UNDONE_WORDS)
+"""The renderer's own mark (not a tile: drawn by :func:`~searchvid.render.undo.swatch`):
+the cells a backtracking step undid. Recognised by identity, so no view's tile is taken
+for it."""
 
 
 def marks_of(view: object) -> tuple[Mark, ...]:
@@ -133,6 +149,8 @@ class BoardLegend:
     @property
     def colors(self) -> tuple[RGB, ...]:
         """The legend's colours besides the tiles'."""
+        if any(mark is UNDONE_MARK for mark in self._marks):
+            return (*COLORS, UNDONE)
         return COLORS
 
     @property
@@ -164,7 +182,11 @@ class BoardLegend:
             top = _MARGIN + n * line
             x = _MARGIN
             for mark in marks:
-                picture = _scaled(np.asarray(self._tile(mark.tile))[..., :3], s)
+                picture = (
+                    undone_swatch(s, BACKGROUND)
+                    if mark is UNDONE_MARK
+                    else _scaled(np.asarray(self._tile(mark.tile))[..., :3], s)
+                )
                 width = min(s, self.width - x)
                 if width > 0:
                     pixels[top : top + s, x : x + width] = picture[:, :width]

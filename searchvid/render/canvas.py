@@ -188,7 +188,9 @@ class TileBoard:
     """A board of tiles inside a :class:`FrameBuffer`, redrawn only where the grid changed.
 
     Call :meth:`update` with each new tile grid: only cells whose id changed are re-blitted,
-    and the whole board is recomposed in one numpy step when most cells changed.
+    and the whole board is recomposed in one numpy step when most cells changed. Marks drawn
+    over cells (:meth:`outline`) last one frame: the next :meth:`update` re-blits those cells
+    too, so every frame equals a fresh board drawn from its grid (plus its own marks).
 
     Args:
         buffer: The frame it draws into.
@@ -220,6 +222,7 @@ class TileBoard:
             raise ValueError("the board does not fit the frame")
         self._grid: npt.NDArray[np.int16] | None = None
         self._cells = rows * cols
+        self._marked: list[int] = []  # cells drawn over by outline(): re-blitted next update
         self._layers = self._make_layers()
         self._blits = tuple((lay.tiles, lay.target, lay.th, lay.tw) for lay in self._layers)
 
@@ -238,8 +241,11 @@ class TileBoard:
             raise RunError(f"the view returned a grid of shape {grid.shape}, expected {self.shape}")
         self._check_ids(grid)  # in the grid's own type: before any cast can wrap an id
         previous = self._grid
+        marked, self._marked = self._marked, []
         if previous is not None:
             changed: list[int] = (grid != previous).ravel().nonzero()[0].tolist()
+            if marked:  # last frame's marks go: their cells are drawn again from the grid
+                changed = sorted({*changed, *marked})
             if not changed:
                 return 0
             if 2 * len(changed) <= self._cells:  # a few cells: re-blit just those
@@ -249,6 +255,36 @@ class TileBoard:
         self._grid = grid.astype(np.int16)
         self.recompose()
         return self._cells
+
+    def outline(self, cells: Sequence[int], color: RGB, *, width: int) -> None:
+        """Outline the region of the cells at flat (row-major) indices ``cells`` in
+        ``color``: a band ``width`` pixels wide inside the cells, along every cell edge that
+        borders a cell not in ``cells`` (or the board's edge), so that neighbouring cells
+        share one outline. Drawn over the tiles of the last :meth:`update`, until the next.
+
+        Raises:
+            ValueError: An odd or negative width, or one wider than half a tile.
+        """
+        size = self.atlas.size
+        if width & 1 or width < 0 or 2 * width > size:
+            raise ValueError(f"an outline {width} px wide in {size} px tiles")
+        if not width or self._grid is None:
+            return
+        rows, cols = self.shape
+        inside = {int(k) for k in cells}
+        for k in sorted(inside):
+            r, c = divmod(k, cols)
+            open_sides = (
+                r == 0 or k - cols not in inside,
+                r == rows - 1 or k + cols not in inside,
+                c == 0 or k - 1 not in inside,
+                c == cols - 1 or k + 1 not in inside,
+            )
+            top, left = self.top + r * size, self.left + c * size
+            for band, side in zip(cell_bands(top, left, size, width), open_sides, strict=True):
+                if side:
+                    self.buffer.fill(band, color)
+            self._marked.append(k)
 
     def _check_ids(self, grid: npt.NDArray[np.integer]) -> None:
         """Refuse a grid that is not of integers, or holds ids the atlas does not have."""
@@ -318,70 +354,6 @@ class TileBoard:
         )
 
 
-class IndexStrip:
-    """A strip of colour indices (the HUD) inside a :class:`FrameBuffer`.
-
-    :meth:`show` converts and copies only the part that differs from the strip shown before.
-
-    Args:
-        buffer: The frame it draws into.
-        colors: The colours the indices refer to (palette colours for PAL8).
-        top: First pixel row (even).
-        left: First pixel column (even).
-        height: Rows (even).
-        width: Columns (even).
-    """
-
-    def __init__(
-        self,
-        buffer: FrameBuffer,
-        colors: tuple[RGB, ...],
-        *,
-        top: int,
-        left: int,
-        height: int,
-        width: int,
-    ) -> None:
-        if (top | left | height) & 1:
-            raise ValueError("a strip starts on even pixels and has an even height")
-        self.buffer = buffer
-        self.top, self.left, self.height, self.width = top, left, height, width
-        self._rgb = np.array(colors, dtype=np.uint8).reshape(-1, 3)
-        self._pal: npt.NDArray[np.uint8] | None = None  # palette indices of the colours
-        self._shown: npt.NDArray[np.uint8] | None = None
-
-    def show(self, strip: npt.NDArray[np.uint8]) -> None:
-        """Show ``strip`` (``(height, width)`` colour indices)."""
-        if strip.shape != (self.height, self.width):
-            raise ValueError(
-                f"strip of shape {strip.shape} does not fit ({self.height}, {self.width})"
-            )
-        previous = self._shown
-        if previous is None:
-            box = Rect(0, 0, self.height, self.width)
-        else:
-            rows = np.flatnonzero((strip != previous).any(axis=1))
-            if rows.size == 0:
-                return
-            cols = np.flatnonzero(
-                (strip[rows[0] : rows[-1] + 1] != previous[rows[0] : rows[-1] + 1]).any(axis=0)
-            )
-            box = Rect(int(rows[0]), int(cols[0]), int(rows[-1]) + 1, int(cols[-1]) + 1)
-        self._shown = strip.copy()
-        if self.buffer.pixel_format is PixelFormat.YUV420P:
-            box = _even(box)
-        part = strip[box.top : box.bottom, box.left : box.right]
-        top, left = self.top + box.top, self.left + box.left
-        buffer = self.buffer
-        if buffer.pixel_format is PixelFormat.PAL8:  # a lookup, no colour search
-            if self._pal is None:
-                self._pal = buffer.index_of(self._rgb)
-            buffer.frame[top : top + part.shape[0], left : left + part.shape[1]] = self._pal[part]
-            buffer.mark(top, left, top + part.shape[0], left + part.shape[1])
-            return
-        buffer.paint_rgb(top, left, self._rgb[part])
-
-
 class RgbPanel:
     """A block of RGB pixels owned by a drawing component (the tree panel).
 
@@ -408,102 +380,26 @@ class RgbPanel:
                 min(width, rect.right),
             )
             if self.buffer.pixel_format is PixelFormat.YUV420P:
-                box = _even(box)
+                box = even_box(box)
             if box.bottom <= box.top or box.right <= box.left:
                 continue
             part = pixels[box.top : box.bottom, box.left : box.right]
             self.buffer.paint_rgb(self.top + box.top, self.left + box.left, part)
 
 
-class Canvas:
-    """One board of ``shape`` tiles plus an optional footer strip: the single-search frame.
-
-    A thin composite of :class:`FrameBuffer`, one :class:`TileBoard` at the top left and one
-    :class:`IndexStrip` under it.
-
-    Args:
-        atlas: The tiles.
-        shape: ``(rows, cols)`` of every grid.
-        pixel_format: Layout of :attr:`frame`.
-        footer_height: Even number of pixel rows under the board for the footer.
-        footer_colors: Colours the footer strip's indices refer to (palette colours for PAL8).
-    """
-
-    def __init__(
-        self,
-        atlas: TileAtlas,
-        shape: tuple[int, int],
-        pixel_format: PixelFormat = PixelFormat.RGB24,
-        *,
-        footer_height: int = 0,
-        footer_colors: tuple[RGB, ...] = (),
-    ) -> None:
-        if footer_height % 2 or footer_height < 0:
-            raise ValueError(f"footer height must be even, got {footer_height}")
-        self.atlas = atlas
-        self.shape = (int(shape[0]), int(shape[1]))
-        self.pixel_format = pixel_format
-        rows, cols = self.shape
-        self.board_height = rows * atlas.size
-        self.width = cols * atlas.size
-        self.height = self.board_height + footer_height
-        self.footer_height = footer_height
-        first = atlas.palette[0]
-        background: RGB = (
-            footer_colors[0] if footer_colors else (int(first[0]), int(first[1]), int(first[2]))
-        )
-        self.buffer = FrameBuffer(
-            self.width,
-            max(self.height, 2),
-            pixel_format,
-            palette=atlas.palette,
-            background=background,
-        )
-        self.buffer.take_dirty()
-        self.frame = self.buffer.frame
-        self._board = self.buffer.board(atlas, self.shape)
-        self._footer = (
-            IndexStrip(
-                self.buffer,
-                footer_colors,
-                top=self.board_height,
-                left=0,
-                height=footer_height,
-                width=self.width,
-            )
-            if footer_height
-            else None
-        )
-
-    @property
-    def grid(self) -> npt.NDArray[np.int16] | None:
-        """The grid currently drawn (None before the first :meth:`update`)."""
-        return self._board.grid
-
-    def update(self, grid: npt.NDArray[np.integer]) -> int:
-        """Draw ``grid``; see :meth:`TileBoard.update`."""
-        return self._board.update(grid)
-
-    def recompose(self) -> None:
-        """Redraw the whole board from the current grid."""
-        self._board.recompose()
-
-    def set_footer(self, strip: npt.NDArray[np.uint8]) -> None:
-        """Show ``strip`` (footer colour indices, ``(footer_height, width)``) under the board."""
-        if self._footer is None or strip.shape != (self.footer_height, self.width):
-            raise ValueError(f"footer strip of shape {strip.shape} does not fit the canvas")
-        self._footer.show(strip)
-
-    def take_dirty(self) -> Rect:
-        """The rectangle bounding the pixels changed since the last call (empty if none)."""
-        return self.buffer.take_dirty()
-
-    def rgb(self) -> Pixels:
-        """The current frame as ``(height, width, 3)`` RGB (a view for RGB24, else a copy)."""
-        return self.buffer.rgb()
+def cell_bands(top: int, left: int, size: int, width: int) -> tuple[Rect, Rect, Rect, Rect]:
+    """The top, bottom, left and right bands, ``width`` pixels wide, just inside the
+    ``size``-pixel square at ``(top, left)`` (they overlap at its corners)."""
+    bottom, right = top + size, left + size
+    return (
+        Rect(top, left, top + width, right),
+        Rect(bottom - width, left, bottom, right),
+        Rect(top, left, bottom, left + width),
+        Rect(top, right - width, bottom, right),
+    )
 
 
-def _even(box: Rect) -> Rect:
+def even_box(box: Rect) -> Rect:
     """``box`` widened to even edges (yuv420p's chroma is 2x2)."""
     return Rect(box.top & ~1, box.left & ~1, (box.bottom + 1) & ~1, (box.right + 1) & ~1)
 

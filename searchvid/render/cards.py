@@ -13,17 +13,104 @@ frame it ends on (:func:`race_fields`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from searchvid.render.hud import HudText
-from searchvid.render.narration import Card, Ending, Narration
+from searchvid.render.narration import BestShown, Card, Ending, Narration
 from searchvid.render.settings import VideoOptions
-from searchvid.search.events import Event
+from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 
 Shown = tuple[Event, float | None, bool, Ending | None] | None
 """What a column shows: the event of its latest frame, the best value so far, whether the
 frame shows a new best, and why it is the search's last frame (None: it is not)."""
+
+
+@dataclass(frozen=True)
+class BestFrame:
+    """The frame that first showed a search's best so far.
+
+    Attributes:
+        event: The frame's event (its node is the best).
+        best: The best value it showed.
+        fields: The algorithm's fields on that frame.
+    """
+
+    event: Event
+    best: float | None
+    fields: Sequence[Field]
+
+
+class BestFrames:
+    """Per column, the frame that first showed its search's latest best (IMPROVE), so that
+    the closing card can show the result rather than wherever the search stopped."""
+
+    def __init__(self, count: int) -> None:
+        self._frames: list[BestFrame | None] = [None] * count
+        self._best: list[Any] = [None] * count  # the latest IMPROVE's node
+        self._improved = [False] * count  # a best beyond the first node's
+
+    def improve(self, track: int, event: Event) -> None:
+        """Note an IMPROVE event of column ``track``: its node is now the best."""
+        self._improved[track] = self._best[track] is not None
+        self._best[track] = event.node
+
+    def offer(
+        self,
+        track: int,
+        item: Shown,
+        status: Callable[[Event], Sequence[Field]] | Sequence[Field] | None,
+    ) -> None:
+        """Note the frame column ``track`` shows now (call once per new frame, in order):
+        kept with its algorithm's fields (``status``: them, or how to read them for the
+        frame's event) when it shows a new best."""
+        if item is not None and item[2]:
+            fields = status(item[0]) if callable(status) else status or ()
+            self._frames[track] = BestFrame(item[0], item[1], fields)
+
+    def closing(self, track: int, item: Shown, fields: Sequence[Field]) -> _Drawn:
+        """What the closing card of column ``track`` draws, whose last frame shows ``item``
+        with the algorithm's ``fields``: that frame, or the frame that first showed the
+        search's best when the last one shows another node (see :func:`closing_frame`)."""
+        if not self._improved[track]:  # the start was never beaten: nothing to show
+            return _last(item, fields)
+        return closing_frame(item, fields, self._frames[track], self._best[track])
+
+
+_Drawn = tuple[Event, float | None, Sequence[Field]]
+"""A frame's event, best value so far and algorithm fields, as a painter draws them."""
+
+
+def closing_frame(
+    item: Shown, fields: Sequence[Field], best: BestFrame | None, node: Any
+) -> _Drawn:
+    """The closing card's event, best value and fields: the last frame's (``item``,
+    ``fields``), or, when the search reported a best (``node``, the latest IMPROVE's) that
+    a frame showed (``best``) and the last frame shows another node, worse where its
+    event has a value (and not a move played out: a game or a solution ends where it
+    ends), that frame's, its fields marked
+    :class:`~searchvid.render.narration.BestShown` so that the card says so."""
+    event = _last(item, fields)[0]
+    if (
+        best is None
+        or best.event.node is not node
+        or event.node is node
+        or event.kind in _PLAYED_KINDS
+        or (event.value is not None and best.best is not None and event.value >= best.best)
+    ):
+        return _last(item, fields)
+    return best.event, best.best, BestShown(best.fields, fields)
+
+
+def _last(item: Shown, fields: Sequence[Field]) -> _Drawn:
+    """The last frame's own event, best value and fields."""
+    assert item is not None
+    return item[0], item[1], fields
+
+
+_PLAYED_KINDS = frozenset({EventKind.MOVE, EventKind.ROLL})
 
 
 def card_of(video: VideoOptions, index: int, shown: Sequence[Shown]) -> Card | None:

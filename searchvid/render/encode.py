@@ -1,40 +1,36 @@
-"""Encoders: MP4 (libx264), GIF, a PNG folder and the HTML player, behind one interface.
+"""Encoders: MP4 (libx264), WebM (VP9), GIF, a PNG folder and the HTML player, behind one
+interface.
 
 :func:`open_encoder` picks the encoder for an output path. Every encoder is a context manager
 that writes to a temporary name beside the target and renames it on success, leaving the
 target untouched on any failure (see :mod:`searchvid.render.output`, which also holds the
-checks of paths and frame sizes made before any work). The MP4 encoder is here; the others
-have modules of their own (:mod:`~searchvid.render.gif`, :mod:`~searchvid.render.png`,
-:mod:`~searchvid.render.html`), and their public names are importable from here too.
+checks of paths and frame sizes made before any work). Each format has a module of its own
+(:mod:`~searchvid.render.mp4`, :mod:`~searchvid.render.webm`, which builds on the MP4
+encoder, :mod:`~searchvid.render.gif`, :mod:`~searchvid.render.png`,
+:mod:`~searchvid.render.html`), whose public names are importable from here too.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import signal
-import subprocess
-import tempfile
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Protocol
+from typing import Protocol
 
-import imageio_ffmpeg
 import numpy as np
 import numpy.typing as npt
 
-from searchvid.errors import RunError, UsageError
+from searchvid.errors import UsageError
 from searchvid.render.canvas import PixelFormat, Pixels, Rect
+from searchvid.render.ffmpeg import ffmpeg_exe
 from searchvid.render.gif import GifEncoder
 from searchvid.render.html import HtmlEncoder
+from searchvid.render.mp4 import MP4_SETTINGS, Mp4Encoder
 from searchvid.render.output import (
-    DISK_ERRORS,
     GIF_MAX_FPS,
     GIF_MAX_SIDE,
     HTML_MAX_SIDE,
     MP4_MAX_SIDE,
     PNG_MAX_SIDE,
-    AtomicOutput,
     OutputKind,
     check_frame_size,
     check_name_length,
@@ -43,7 +39,8 @@ from searchvid.render.output import (
     reserve_partial,
 )
 from searchvid.render.png import PngFolderEncoder, write_png
-from searchvid.render.settings import Quality, VideoOptions
+from searchvid.render.settings import VideoOptions
+from searchvid.render.webm import WebmEncoder
 
 __all__ = [
     "GIF_MAX_FPS",
@@ -67,15 +64,6 @@ __all__ = [
     "reserve_partial",
     "write_png",
 ]
-
-MP4_SETTINGS: dict[Quality, tuple[str, int]] = {
-    "draft": ("ultrafast", 28),
-    "default": ("veryfast", 21),
-    "final": ("slow", 16),
-}
-"""libx264 ``(preset, crf)`` for each ``quality``."""
-
-_STDERR_LINES = 6  # how much of a dying ffmpeg's log a RunError quotes
 
 
 class Encoder(Protocol):
@@ -111,15 +99,6 @@ class Encoder(Protocol):
     ) -> None: ...
 
 
-def ffmpeg_exe() -> str:
-    """Path of imageio-ffmpeg's bundled ffmpeg (or ``$IMAGEIO_FFMPEG_EXE``)."""
-    try:
-        exe: str = imageio_ffmpeg.get_ffmpeg_exe()
-    except RuntimeError as exc:
-        raise RunError(f"ffmpeg not found: {exc}") from None
-    return exe
-
-
 def open_encoder(
     path: Path,
     *,
@@ -151,6 +130,15 @@ def open_encoder(
             quality=video.quality,
             hold_last=video.hold_last,
         )
+    if kind is OutputKind.WEBM:
+        return WebmEncoder(
+            path,
+            width=width,
+            height=height,
+            fps=video.fps,
+            quality=video.quality,
+            hold_last=video.hold_last,
+        )
     if kind is OutputKind.GIF:
         return GifEncoder(
             path, width=width, height=height, palette=palette, fps=video.fps, hold=video.hold_last
@@ -166,161 +154,3 @@ def open_encoder(
             title=title,
         )
     return PngFolderEncoder(path)
-
-
-class Mp4Encoder(AtomicOutput):
-    """H.264 MP4 through the bundled ffmpeg, fed raw frames on a pipe.
-
-    Args:
-        path: Target file.
-        width: Frame width in pixels (even).
-        height: Frame height in pixels (even).
-        fps: Frames per second.
-        quality: Key of :data:`MP4_SETTINGS`.
-        hold_last: Seconds the last frame is repeated for (``round(hold_last * fps)`` copies).
-        pixel_format: ``YUV420P`` (planes straight from the canvas, no conversion in ffmpeg)
-            or ``RGB24``.
-
-    Raises:
-        UsageError: A frame larger than libx264 or ffmpeg take (:func:`check_frame_size`).
-    """
-
-    def __init__(
-        self,
-        path: Path,
-        *,
-        width: int,
-        height: int,
-        fps: int,
-        quality: Quality = "default",
-        hold_last: float = 0.0,
-        pixel_format: PixelFormat = PixelFormat.YUV420P,
-    ) -> None:
-        if width % 2 or height % 2:
-            raise ValueError(f"an MP4 needs even sizes, got {width}x{height}")
-        if pixel_format is PixelFormat.PAL8:
-            raise ValueError("the MP4 encoder takes rgb24 or yuv420p frames")
-        check_frame_size(OutputKind.MP4, width, height)
-        super().__init__(path)
-        self._size = (width, height)
-        self._fps = fps
-        self._preset, self._crf = MP4_SETTINGS[quality]
-        self._hold = round(hold_last * fps)
-        self._format = pixel_format
-        channels = 3 if pixel_format is PixelFormat.RGB24 else 1.5
-        self._frame_bytes = int(width * height * channels)
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._stdin: IO[bytes] | None = None
-        self._log: IO[bytes] | None = None
-        self._last: Pixels | None = None
-
-    @property
-    def pixel_format(self) -> PixelFormat:
-        return self._format
-
-    def command(self) -> list[str]:
-        """The ffmpeg command line: output to the temporary file (to the target before the
-        encoder is entered)."""
-        width, height = self._size
-        output = self._tmp if self._tmp is not None else self.path
-        return [
-            ffmpeg_exe(),
-            *("-hide_banner", "-nostats", "-loglevel", "error"),
-            *("-f", "rawvideo", "-pix_fmt", self._format.value, "-s", f"{width}x{height}"),
-            *("-framerate", str(self._fps), "-i", "pipe:0", "-an"),
-            *("-c:v", "libx264", "-preset", self._preset, "-crf", str(self._crf)),
-            *("-pix_fmt", "yuv420p", "-colorspace", "smpte170m", "-color_primaries", "smpte170m"),
-            *("-color_trc", "smpte170m", "-color_range", "tv"),
-            # "file:" keeps a name with a colon from being read as a protocol ("a:b.mp4").
-            *("-movflags", "+faststart", "-f", "mp4", "-y", f"file:{output}"),
-        ]
-
-    def _open(self) -> None:
-        self._make_parent()
-        self._tmp = reserve_partial(self.path)
-        command = self.command()
-        self._log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by _close_log
-        try:
-            # A new session keeps Ctrl-C away from ffmpeg: Python gets it and cleans up.
-            self._proc = subprocess.Popen(
-                command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=self._log,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            raise RunError(f"cannot start ffmpeg ({command[0]}): {exc}") from None
-        self._stdin = self._proc.stdin
-
-    def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
-        if frame.nbytes != self._frame_bytes:
-            raise ValueError(f"frame of {frame.nbytes} bytes, expected {self._frame_bytes}")
-        assert self._stdin is not None, "write() outside the with block"
-        data = frame.data.cast("B")
-        try:
-            for _ in range(1 + hold):
-                self._stdin.write(data)
-        except OSError:
-            raise self._failure() from None
-        self._last = frame
-        self._count += 1 + hold
-
-    def _finish(self) -> None:
-        if self._count == 0:
-            raise RunError("no frames to encode")
-        assert self._last is not None
-        assert self._stdin is not None
-        assert self._proc is not None
-        if self._hold:
-            self.write(self._last, hold=self._hold - 1)
-        try:
-            self._stdin.close()
-        except OSError:
-            raise self._failure() from None
-        if self._proc.wait() != 0:
-            raise self._failure()
-        self._close_log()
-        self._commit()
-
-    def _failure(self) -> RunError:
-        """A RunError saying why ffmpeg stopped, or quoting its log (waits for it to exit)."""
-        assert self._proc is not None
-        try:
-            code = self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            code = self._proc.wait()
-        lines: list[str] = []
-        if self._log is not None:
-            self._log.seek(0)
-            lines = self._log.read().decode(errors="replace").strip().splitlines()
-        log = " ".join(lines)
-        xfsz = getattr(signal, "SIGXFSZ", None)  # killed for passing the file-size limit
-        if (xfsz is not None and code == -xfsz) or "File too large" in log:
-            return RunError(DISK_ERRORS[errno.EFBIG].format(self.path))
-        if "No space left on device" in log:
-            return RunError(DISK_ERRORS[errno.ENOSPC].format(self.path))
-        if "Disk quota exceeded" in log:
-            return RunError(DISK_ERRORS[errno.EDQUOT].format(self.path))
-        tail = " | ".join(line.strip() for line in lines[-_STDERR_LINES:] if line.strip())
-        return RunError(f"ffmpeg failed (exit {code}) writing {self.path}: {tail or 'no output'}")
-
-    def _abort(self) -> None:
-        proc = self._proc
-        if proc is not None:
-            if proc.poll() is None:
-                with contextlib.suppress(OSError):
-                    proc.kill()
-            if self._stdin is not None:
-                with contextlib.suppress(OSError):  # a broken pipe: ffmpeg is gone already
-                    self._stdin.close()
-            proc.wait()
-        self._close_log()
-        self._remove_tmp()
-
-    def _close_log(self) -> None:
-        if self._log is not None:
-            with contextlib.suppress(OSError):
-                self._log.close()
-            self._log = None

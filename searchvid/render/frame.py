@@ -32,27 +32,26 @@ from typing import Any, Protocol
 
 from searchvid.errors import RunError, UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
-from searchvid.render.boardlegend import BoardLegend, Mark, marks_of
-from searchvid.render.canvas import FrameBuffer, IndexStrip, PixelFormat, Pixels, Rect, RgbPanel
+from searchvid.render.boardlegend import UNDONE_MARK, BoardLegend, Mark, marks_of
+from searchvid.render.canvas import FrameBuffer, PixelFormat, Pixels, Rect, RgbPanel
 from searchvid.render.cards import crowned_title, race_result, strip_text
 from searchvid.render.filmstrip import Filmstrip
-from searchvid.render.hud import HUD_COLORS, Hud, HudText, StripContent, expected_status
+from searchvid.render.framelayout import Column, FrameLayout
+from searchvid.render.heatmap import HeatLayer, heat_marks, heat_possible
+from searchvid.render.hud import HUD_COLORS, HudText, StripContent, expected_status
+from searchvid.render.indexstrip import IndexStrip
 from searchvid.render.narration import Card, Ending, Narration, Voice
 from searchvid.render.settings import VideoOptions
-from searchvid.render.textink import MIN_TEXT
+from searchvid.render.undo import COLOR as UNDONE
+from searchvid.render.undo import Left, UndoWatch, line_width, undone_cells
 from searchvid.render.view import View
-from searchvid.search.events import Event
+from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 from searchvid.usercode import method_location
 
 BACKGROUND: RGB = HUD_COLORS[0]
 """Colour of the frame where no region draws (between and under columns)."""
 
-MIN_PANEL = 400
-"""Smallest side of a tree panel in pixels: a 3 x 3 board still gets a readable tree."""
-
-MAX_LEGEND_FONT = 32
-"""The board legend's largest text, in pixels, however wide the frame."""
 
 LabelSize = Callable[[int], int]
 """A view's ``label_size(tile_size)``: the pixel size of the text it writes in its tiles."""
@@ -92,11 +91,17 @@ class Track:
         view: Maps its nodes to tile grids (a fresh instance per search: views may observe).
         voice: What its status strip says (title, algorithm, the domain's words).
         panel: Makes its tree panel, or None for no panel.
+        backtracks: Its algorithm steps back (``BACKTRACK`` events): the board frames the
+            cells each step back undid, and the legend names that mark.
     """
 
     view: View
     voice: Voice
     panel: PanelFactory | None = None
+    backtracks: bool = False
+    heat: bool = False
+    """Its algorithm thinks in iterations from a root (MCTS): the board may show a heat map
+    of the root's moves (:mod:`searchvid.render.heatmap`, ``[video] heatmap``)."""
 
 
 @dataclass(frozen=True)
@@ -108,15 +113,22 @@ class Boards:
         marks: The marks the boards' legend explains (the view's ``marks``).
         label_size: The view's ``label_size(tile_size)``, the size of the text it writes in
             its tiles, where it writes any (None: no text on the board).
+        heat: The searches may show a heat map on the boards (an MCTS whose view's moves
+            have board positions); the legend then explains it, unless ``[video]`` turns
+            it off.
     """
 
     shapes: tuple[tuple[int, int], ...]
     marks: tuple[Mark, ...] = ()
     label_size: LabelSize | None = None
+    heat: bool = False
 
     @classmethod
-    def of(cls, view: View, count: int = 1) -> Boards:
-        """The boards of ``count`` searches drawn by views like ``view``.
+    def of(
+        cls, view: View, count: int = 1, *, backtracks: bool = False, heat: bool = False
+    ) -> Boards:
+        """The boards of ``count`` searches drawn by views like ``view``; with
+        ``backtracks``, the legend also explains the "undone" mark of a step back.
 
         Raises:
             UserCodeError: The view's ``marks`` are not marks of its own tiles.
@@ -126,167 +138,21 @@ class Boards:
         except ValueError as error:
             own = getattr(view, "__dict__", {}).get("_view", view)  # a CheckedView's view
             raise UserCodeError(str(method_location(own, "marks")), str(error)) from None
+        if backtracks:
+            marks = (*marks, UNDONE_MARK)
         label_size = getattr(view, "label_size", None)
         shape = (int(view.shape[0]), int(view.shape[1]))
-        return cls((shape,) * count, marks, label_size if callable(label_size) else None)
+        return cls(
+            (shape,) * count,
+            marks,
+            label_size if callable(label_size) else None,
+            heat=heat and heat_possible(view),
+        )
 
     def layout(self, video: VideoOptions) -> FrameLayout:
         """The frame's layout under ``video`` (tree panels where ``video.tree`` says)."""
-        return FrameLayout(self.shapes, video, [video.tree] * len(self.shapes), marks=self.marks)
-
-
-@dataclass(frozen=True)
-class _Column:
-    """Where one column's regions sit, in frame pixels."""
-
-    left: int
-    top: int  # of the board/panel block
-    board: tuple[int, int]  # (width, height)
-    panel: tuple[int, int] | None  # (width, height) beside the board
-    width: int
-    height: int  # board/panel block, without the legend and the strip
-    legend_top: int
-    strip_top: int
-    film_height: int = 0  # the filmstrip's, between the block and the legend (0: none)
-
-    @property
-    def film_top(self) -> int:
-        """The first row of the filmstrip under the board."""
-        return self.legend_top - self.film_height
-
-
-@dataclass(frozen=True)
-class LegendBox:
-    """Where a board legend sits, in frame pixels (its height is the layout's)."""
-
-    top: int
-    left: int
-    width: int
-
-
-class FrameLayout:
-    """The geometry of a frame: columns of board, panel, legend and strip, and its size.
-
-    Cheap to build (nothing is drawn), so scenes can check frame sizes before any work.
-
-    Args:
-        shapes: Each search's board shape ``(rows, cols)``.
-        video: The ``[video]`` options (tile size, HUD, legend, tree panel, arrangement).
-        panels: Which searches have a tree panel.
-        marks: The marks the boards' legend explains (none, or ``legend`` or ``hud`` off:
-            no legend).
-        strips: What each column's status strip shows, to size the strips for it (none:
-            a one-line title and a typical search's fields).
-        title: The title bar's text over several searches.
-
-    Attributes:
-        columns: Each search's regions.
-        stacked: Whether the columns stand one above the other.
-        title_height: Rows of the title bar over several searches (0 for one search).
-        block_height: Rows of the tallest board/panel block.
-        legends: Where the board legend sits: across the frame, under columns side by
-            side, or under the title bar over stacked columns (none without marks or
-            ``legend``).
-        legend_height: Rows of a legend (0: none).
-        strip_height: Rows of a column's status strip (0: none).
-        gap: Pixels between two columns.
-    """
-
-    def __init__(
-        self,
-        shapes: Sequence[tuple[int, int]],
-        video: VideoOptions,
-        panels: Sequence[bool],
-        *,
-        marks: Sequence[Mark] = (),
-        strips: Sequence[StripContent] = (),
-        title: str = "",
-    ) -> None:
-        self.strips = tuple(strips)
-        self.title = title
-        tile = self._tile = video.tile_size
-        self.stacked = video.arrange == "stacked" and len(shapes) > 1
-        self.gap = 0 if len(shapes) == 1 else max(8, tile // 5) // 2 * 2
-        blocks: list[tuple[tuple[int, int], tuple[int, int] | None]] = []
-        for (rows, cols), has_panel in zip(shapes, panels, strict=True):
-            board = (cols * tile, rows * tile)
-            panel = None
-            if has_panel:
-                side = (max(board[0], board[1], MIN_PANEL) + 1) // 2 * 2
-                panel = (video.tree_width or side, video.tree_height or max(board[1], side))
-            blocks.append((board, panel))
-        widths = [b[0] + (p[0] if p else 0) for b, p in blocks]
-        heights = [max(b[1], p[1] if p else 0) for b, p in blocks]
-        natural = max(widths) if self.stacked else sum(widths) + self.gap * (len(widths) - 1)
-        self.width = max(natural, video.width)  # padded to [video] width
-        # several searches: one title bar over them all; each column's strip names its search
-        self.title_height = self.title_bar().height if video.hud and len(shapes) > 1 else 0
-        self.block_height = max(heights)
-        legend_width = self.width  # one legend spans the frame
-        self.legend_height = (
-            BoardLegend.measure(marks, legend_width, font_size=self.legend_font)
-            if video.legend and video.hud and marks  # no strip: the board alone
-            else 0
-        )
-        self.strip_height = max((self.hud(w, video).height for w in widths) if video.hud else (0,))
-        columns: list[_Column] = []
-        left, top = 0, self.title_height
-        # stacked, one legend under the title explains every board (not one per column)
-        column_legend = 0 if self.stacked else self.legend_height
-        if self.stacked:
-            top += self.legend_height
-        for (board, panel), width, height in zip(blocks, widths, heights, strict=True):
-            block = height if self.stacked else self.block_height
-            film = self.film_height(board, video)
-            legend_top = top + block + film
-            strip_top = legend_top + column_legend
-            columns.append(
-                _Column(left, top, board, panel, width, height, legend_top, strip_top, film)
-            )
-            if self.stacked:
-                top = strip_top + self.strip_height + self.gap
-            else:
-                left += width + self.gap
-        self.columns = tuple(columns)
-        self.legends: tuple[LegendBox, ...] = ()
-        if self.legend_height:
-            self.legends = (
-                (LegendBox(self.title_height, 0, self.width),)
-                if self.stacked
-                else (LegendBox(columns[0].legend_top, 0, self.width),)
-            )
-        self.height = columns[-1].strip_top + self.strip_height
-
-    @property
-    def legend_font(self) -> int:
-        """The board legend's text size: at least 2 px over the smallest, larger in wide
-        frames and beside large tiles so that it keeps its place beside the strip."""
-        return max(MIN_TEXT + 2, min(MAX_LEGEND_FONT, max(self.width // 64, self._tile // 8)))
-
-    def film_height(self, board: tuple[int, int], video: VideoOptions) -> int:
-        """Rows of the filmstrip under a board of ``board`` (width, height) px (0: none)."""
-        if not video.filmstrip:
-            return 0
-        return Filmstrip.measure(board[0], board, video.filmstrip, font_size=self.legend_font)
-
-    def hud(self, width: int, video: VideoOptions) -> Hud:
-        """A status strip for a column ``width`` wide in this frame."""
-        return Hud(width, self.width, captions=video.captions, contents=self.strips or None)
-
-    def title_bar(self) -> Hud:
-        """The title over several searches (wrapped as it needs), room kept for the closing
-        card's winner after it."""
-        titles = [s.title for s in self.strips]
-        results = [race_result(titles[:1]), race_result(titles)] if titles else []
-        crowned = [StripContent(crowned_title(self.title, words)) for words in results]
-        return Hud(
-            self.width, self.width, title_only=True, contents=[StripContent(self.title), *crowned]
-        )
-
-    @property
-    def size(self) -> tuple[int, int]:
-        """``(width, height)`` of the frame in pixels."""
-        return self.width, self.height
+        marks = (*self.marks, *heat_marks(video, self.heat))
+        return FrameLayout(self.shapes, video, [video.tree] * len(self.shapes), marks=marks)
 
 
 class FramePainter:
@@ -307,14 +173,23 @@ class FramePainter:
         self.tracks = tuple(tracks)
         self.video = video
         self.title = title
-        boards = Boards.of(tracks[0].view, len(tracks))
+        boards = Boards.of(
+            tracks[0].view,
+            len(tracks),
+            backtracks=any(t.backtracks for t in tracks),
+            heat=any(t.heat for t in tracks),
+        )
         self.label_size = boards.label_size
         shapes = [(int(t.view.shape[0]), int(t.view.shape[1])) for t in tracks]
-        marks = boards.marks
+        marks = (*boards.marks, *heat_marks(video, boards.heat))
+        self.heats = [
+            HeatLayer(t.view) if t.heat and heat_marks(video, boards.heat) else None for t in tracks
+        ]
         strips = [
             StripContent(
                 t.voice.title,
-                expected_status(
+                t.voice.expected
+                or expected_status(
                     t.voice.algorithm,
                     values=t.voice.values,
                     narrated=t.voice.narrator is not None,
@@ -340,6 +215,10 @@ class FramePainter:
             for box in self.layout.legends
         ]
         extra: list[RGB] = [*HUD_COLORS]
+        # a step back frames the cells it undid (drawn with or without a legend)
+        self._undo = [UndoWatch() if t.backtracks else None for t in tracks]
+        if any(self._undo):
+            extra.append(UNDONE)
         for panel in self.panels:
             if panel is not None:
                 extra.extend(panel.colors)
@@ -352,7 +231,13 @@ class FramePainter:
         for film in self.films:
             if film is not None:
                 extra.extend(film.colors)
+        if any(self.heats):  # the heat's tints of the tiles' grounds (a first, plain load)
+            plain = TileAtlas(tracks[0].view.tileset, video.tile_size)
+            extra.extend(HeatLayer.extra_colors(plain.tiles))
         self.atlas = TileAtlas(tracks[0].view.tileset, video.tile_size, extra_colors=extra)
+        for heat in self.heats:
+            if heat is not None:
+                heat.bind(self.atlas)
         self.huds = [
             self.layout.hud(c.width, video) if video.hud else None for c in self.layout.columns
         ]
@@ -401,12 +286,15 @@ class FramePainter:
             heights["panel"] = min(panels)
         if self.label_size is not None:
             heights["board"] = self.label_size(self.video.tile_size)
+        counts = [h.text_height for h in self.heats if h is not None and h.text_height]
+        if counts:
+            heights["heat"] = min(counts)
         films = [f.text_height for f in self.films if f is not None]
         if films:
             heights["filmstrip"] = min(films)
         return heights
 
-    def _filmstrip(self, view: View, column: _Column) -> Filmstrip:
+    def _filmstrip(self, view: View, column: Column) -> Filmstrip:
         """The filmstrip under ``column``'s board: ``view``'s boards in the frame's tiles."""
         return Filmstrip(
             column.board[0],
@@ -418,7 +306,12 @@ class FramePainter:
         )
 
     def _tile(self, view: View, name: str) -> Pixels:
-        """The picture of ``view``'s tile ``name`` in the frame's colours."""
+        """The picture of ``view``'s tile ``name`` in the frame's colours (or of a heat
+        map's mark)."""
+        for heat in self.heats:
+            swatch = heat.swatch(name) if heat is not None else None
+            if swatch is not None:
+                return swatch
         tiles: Pixels = self.atlas.tiles[view.tileset.id(name)]
         return tiles
 
@@ -461,7 +354,7 @@ class FramePainter:
         self.buffer = buffer
         return buffer
 
-    def _shape(self, column: _Column) -> tuple[int, int]:
+    def _shape(self, column: Column) -> tuple[int, int]:
         tile = self.video.tile_size
         return column.board[1] // tile, column.board[0] // tile
 
@@ -470,10 +363,23 @@ class FramePainter:
         observe = getattr(self.tracks[track].view, "observe", None)
         if observe is not None:
             observe(event)
+        undo = self._undo[track]
+        if undo is not None:
+            undo.observe(event)
+        heat = self.heats[track]
+        if heat is not None:
+            heat.tracker.observe(event)
         panel = self.panels[track]
         if panel is not None:
             panel.observe(event)
         self.narrations[track].observe(event)
+
+    def stepped_back(self, track: int, event: Event, left: Left) -> None:
+        """Tell column ``track`` that its ``BACKTRACK`` ``event`` left ``left``: for a frame
+        drawn without observing the events before it (every other caller observes them)."""
+        undo = self._undo[track]
+        if undo is not None and event.kind is EventKind.BACKTRACK:
+            undo.remember(event, left)
 
     def draw(
         self,
@@ -502,7 +408,18 @@ class FramePainter:
         """
         assert self.buffer is not None, "open() first"
         spec = self.tracks[track]
-        self._boards[track].update(spec.view.grid(event.node))
+        grid = spec.view.grid(event.node)
+        board = self._boards[track]
+        before = board.grid
+        redrawn = board.update(grid)
+        heat = self.heats[track]
+        if heat is not None:
+            heat.paint(board, before, redrawn)
+        undo = self._undo[track]
+        left = undo.left_by(event) if undo is not None else None
+        if left is not None:  # a step back: frame what it undid, on this frame only
+            cells = undone_cells(spec.view.grid(left.node), grid)
+            board.outline(cells, UNDONE, width=line_width(self.video.tile_size))
         panel, region = self.panels[track], self._panel_regions[track]
         if panel is not None and region is not None:
             changed = panel.draw()
@@ -519,8 +436,8 @@ class FramePainter:
         text = strip_text(
             self.narrations[track], event, best, improving, fields, ending, card, place
         )
-        if hud.update(text):
-            strip.show(hud.strip)
+        if hud.update(text):  # only the fields redrawn are compared and converted
+            strip.show(hud.strip, hud.take_changed())
 
     def crown(self, winners: Sequence[str]) -> None:
         """Name the race's ``winners`` (columns' titles; several: a tie) in the title bar:

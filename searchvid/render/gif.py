@@ -33,10 +33,13 @@ class GifEncoder(AtomicOutput):
     previous frame. Each frame after the first is one image cropped to the box of the pixels
     that differ from the previous frame (looked for within ``dirty``); the pixels in that box
     that did not change are written as a transparent index over the previous frame, which
-    stays on screen (disposal 1). The transparent index is the slot after the palette's
-    colours; with a full 256-colour palette it is chosen frame by frame among the indices the
-    frame's changed pixels do not use (a frame whose changes use all 256 is written as it is,
-    box cropped). The LZW minimum code size is the colour table's width, not 8 bits: with 9
+    stays on screen (disposal 1); but a run of at most :attr:`OPAQUE_GAP` of them between two
+    changed pixels of a row is written as its colours, which are on screen already: the
+    changed stretch goes on unbroken, and LZW spends fewer codes on it (see
+    :func:`short_gaps`). The transparent index is the slot after the palette's colours;
+    with a full 256-colour palette it is chosen frame by frame among the indices the frame's
+    changed pixels do not use (a frame whose changes use all 256 is written as it is, box
+    cropped). The LZW minimum code size is the colour table's width, not 8 bits: with 9
     to 15 colours (and the transparent slot) an index has 4 bits and the codes start at 5.
 
     Every frame is one image, never split into a board image and a strip image: browsers show
@@ -62,6 +65,11 @@ class GifEncoder(AtomicOutput):
         UsageError: A frame wider or taller than a GIF holds (:func:`check_frame_size`), or
             more frames a second than browsers play (:data:`GIF_MAX_FPS`).
     """
+
+    OPAQUE_GAP = 16
+    """The longest run of unchanged pixels between two changed pixels of one row that is
+    written as its colour rather than as the transparent index (0: none is; the writer
+    before issue 22, which the GIF benchmark measures side by side)."""
 
     def __init__(
         self,
@@ -149,8 +157,9 @@ class GifEncoder(AtomicOutput):
         self, frame: Pixels, previous: Pixels, dirty: Rect | None
     ) -> tuple[Rect, Pixels, int | None]:
         """What to write of ``frame`` over ``previous`` (the frame on screen), which is then
-        brought up to date: the box of the pixels that differ, those pixels as they are and
-        the others as the transparent index (returned; None: no index is free).
+        brought up to date: the box of the pixels that differ, those pixels and the short
+        gaps between them (:attr:`OPAQUE_GAP`) as they are and the others as the transparent
+        index (returned; None: no index is free).
 
         Only ``dirty`` (None: the whole frame) is compared; a frame equal to the previous one
         is still a frame, of one pixel (as in the PNG folder).
@@ -169,6 +178,10 @@ class GifEncoder(AtomicOutput):
         box = (slice(first, last), slice(int(cols[0]), int(cols[-1]) + 1))
         part, changed = new[box], changed[box]
         transparent = self._transparent_index(part, changed)
+        if transparent is not None and self.OPAQUE_GAP > 0:
+            # With a full palette a gap's pixel may hold the transparent index: it then shows
+            # the pixel under it, which has that same colour.
+            changed[short_gaps(changed, self.OPAQUE_GAP, rows - first)] = True
         out = np.empty(part.shape, dtype=np.uint8)
         if transparent is None:
             out[...] = part
@@ -218,3 +231,40 @@ class GifEncoder(AtomicOutput):
                 self._file.close()
             self._file = None
         self._remove_tmp()
+
+
+def short_gaps(
+    changed: npt.NDArray[np.bool_], most: int, busy: npt.NDArray[np.intp] | None = None
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Where the unchanged pixels are that lie in a run of at most ``most`` of them between two
+    changed pixels of the same row.
+
+    Args:
+        changed: ``(rows, cols)`` mask of the pixels that differ from the frame on screen.
+        most: The longest such run that counts (1 or more).
+        busy: The indices of the rows where ``changed`` has a pixel set, in order, if known.
+
+    Returns:
+        Their row and column indices, for ``changed[rows, cols] = True``; a run that touches
+        the row's edge never counts.
+    """
+    if busy is None:  # most rows of a box change nothing: only the others are looked at
+        busy = np.flatnonzero(changed.any(axis=1))
+    width = changed.shape[1]
+    rows = changed[busy]
+    at = np.flatnonzero(rows)  # row-major: a row's changed pixels come in order
+    if at.size == rows.size:  # every pixel changed (a whole tile, say): no gap
+        return busy[:0], busy[:0]
+    gap = np.diff(at) - 1
+    keep = (gap > 0) & (gap <= most)
+    # Two changed pixels less than a row apart are in one row when the second's column is
+    # the greater (one remainder, not two divisions: this runs once a frame).
+    column = at % width
+    keep &= column[1:] > column[:-1]
+    if most >= width - 1:  # a gap this long could also reach the same column a row down
+        keep &= at[1:] - at[:-1] < width
+    starts, lengths = at[:-1][keep] + 1, gap[keep]
+    # Every index of every kept run: each run's start plus 0, 1, ... its length - 1.
+    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    flat = np.repeat(starts, lengths) + offsets
+    return busy[flat // width], flat % width

@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
+from searchvid.render.canvas import Rect
 from searchvid.render.textink import LEVELS, MIN_TEXT, TextInk, ellipsized, ramp
 from searchvid.search.status import Field, format_number
 
@@ -72,6 +73,7 @@ _MAX_STATUS_LINES = 6
 _VALUE_ROOM = "0,000"  # every field's slot has room for at least this value
 _CACHE = 4096
 _INK_CACHE = 1024  # texts kept drawn: the fields' values that recur
+_MAX_TOUCHED = 64  # rectangles noted before they are merged into the whole strip
 
 __all__ = [
     "HUD_COLORS",
@@ -202,6 +204,7 @@ class Hud:
         self._shown: tuple[str, tuple[str, ...], str | None] = ("", (), None)
         self._rows: list[list[_Slot]] = []  # status lines as last drawn
         self._drawn_once = False
+        self._touched: list[Rect] = []  # rectangles drawn since take_changed()
 
     @property
     def text_sizes(self) -> tuple[int, ...]:
@@ -235,6 +238,21 @@ class Hud:
         self._shown = (title, status, caption)
         self._drawn_once = True
         return changed
+
+    def take_changed(self) -> list[Rect]:
+        """The rectangles of :attr:`strip` drawn over since the last call (strip
+        coordinates): every pixel that may have changed lies in one of them, so that the
+        frame compares and converts only those (:meth:`IndexStrip.show`)."""
+        touched, self._touched = self._touched, []
+        return touched
+
+    def _touch(self, rect: Rect) -> None:
+        """Note a rectangle drawn over; many (a strip nobody takes them from) become one,
+        the whole strip."""
+        if len(self._touched) >= _MAX_TOUCHED:
+            self._touched = [Rect(0, 0, self.height, self.width)]
+        else:
+            self._touched.append(rect)
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -371,6 +389,8 @@ class Hud:
                 if text != was:
                     line[:, left:right] = _BACKGROUND
                     self._draw_text(line, text, left, right, _STATUS)
+                    top = self._pad + (self.title_lines + r) * self._line
+                    self._touch(Rect(top, left, top + self._line, right))
         self._rows = rows
 
     def _line_rows(self, index: int) -> npt.NDArray[np.uint8]:
@@ -381,6 +401,8 @@ class Hud:
         """Clear line ``index`` and draw each ``(text, left, right)`` part on it."""
         line = self._line_rows(index)
         line[:] = _BACKGROUND
+        top = self._pad + index * self._line
+        self._touch(Rect(top, 0, top + self._line, self.width))
         for text, left, right in parts:
             self._draw_text(line, text, left, right, color)
 

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from searchvid.render.frame import Panel, Track, layout_events
+from searchvid.render.frame import Panel, Track
 from searchvid.render.narration import Narrator, Voice
 from searchvid.render.output import OutputKind, output_kind
 from searchvid.render.policy import Ended
 from searchvid.render.settings import VideoOptions
+from searchvid.render.treereplay import first_pass
 from searchvid.render.view import View
 from searchvid.search.events import Event
 from searchvid.search.status import Field
@@ -50,6 +51,10 @@ class RenderJob:
             closing cards (``Field("iterations", 300)``).
         best_name: What the strip calls the best value so far (the algorithm's
             :attr:`~searchvid.Algorithm.best_name`).
+        backtracks: The algorithm steps back (its :attr:`~searchvid.Algorithm.backtracks`):
+            the board frames what each step back undid, and the legend says so.
+        heat: The algorithm thinks in iterations from a root (MCTS): the board may show a
+            heat map of the root's moves (``[video] heatmap``).
     """
 
     view: View
@@ -65,6 +70,8 @@ class RenderJob:
     move_phase: str = "solution"
     settings: tuple[Field, ...] = ()
     best_name: str = "best"
+    backtracks: bool = False
+    heat: bool = False
 
     def voice(self) -> Voice:
         """How the strip narrates this search."""
@@ -149,13 +156,14 @@ def _html_source(path: Path, mime: str) -> str:
 
 def track(job: RenderJob, source: Callable[[], Iterable[Event]] | None) -> Track:
     """The frame's column for ``job``; its tree panel is laid out from a silent pass over
-    ``source`` (no panel without a replayable source)."""
+    ``source`` (no panel without a replayable source), recorded so that the render replays
+    it rather than searching again (:mod:`searchvid.render.treereplay`)."""
     make = job.panel
     panel = None
     if make is not None and source is not None:
         video = job.video
 
         def panel(width: int, height: int) -> Panel:
-            return make(width, height, layout_events(source, video))
+            return make(width, height, first_pass(source, video))
 
-    return Track(job.view, job.voice(), panel)
+    return Track(job.view, job.voice(), panel, backtracks=job.backtracks, heat=job.heat)

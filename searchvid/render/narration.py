@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -80,6 +80,18 @@ class Voice:
     captions: bool = False
     settings: tuple[Field, ...] = ()
     best_name: str = "best"
+    caption: Callable[[Event], str | None] | None = None
+    """The frame's own caption line (a :class:`~searchvid.VideoWriter`'s ``observe(caption=)``)
+    in place of the narrated words, where it gives one (None: always narrated)."""
+    expected: tuple[str, ...] = ()
+    """Status texts as long as the longest the strip will show, where they are known before
+    the first frame (a :class:`~searchvid.VideoWriter`'s, from what it observed), for
+    sizing the strip (empty: guessed from the algorithm,
+    :func:`~searchvid.render.hud.expected_status`)."""
+    finished: str | None = None
+    """What the last frame's phase says when the search ended by itself and the domain has no
+    words for the node (a :class:`~searchvid.VideoWriter`'s ``"done"``; None: ``search
+    complete``)."""
 
 
 class Card(enum.Enum):
@@ -90,6 +102,24 @@ class Card(enum.Enum):
     """The problem, the algorithm and its settings, over the start position."""
     CLOSING = "closing"
     """The result, what it cost and (in a race) the finishing order."""
+
+
+class BestShown(tuple[Field, ...]):
+    """The algorithm's fields of the frame that first showed a search's best, as the
+    closing card passes them when it shows that frame's board instead of the last one
+    (:func:`~searchvid.render.cards.closing_frame`).
+
+    Attributes:
+        last: The algorithm's fields of the search's last frame: what the whole search
+            did (``walk 40/40``: the card's ``best of 40 walks``), which the card shows.
+    """
+
+    last: tuple[Field, ...]
+
+    def __new__(cls, fields: Iterable[Field], last: Iterable[Field]) -> BestShown:
+        made = super().__new__(cls, fields)
+        made.last = tuple(last)
+        return made
 
 
 class Narration:
@@ -169,8 +199,18 @@ class Narration:
     ) -> HudText:
         """The closing card's strip: the last frame's (what happened, and the counters that
         say what it cost), its caption one line on the result: the algorithm, its
-        settings and, in a race, ``place`` (``"finished 1st of 3"``)."""
-        text = self.text(event, best, False, fields, ending)
+        settings and, in a race, ``place`` (``"finished 1st of 3"``). Over the search's best
+        board (``fields`` a :class:`BestShown`) it describes that board (its step, depth and
+        the domain's fields), with the algorithm's fields of the last frame (what the whole
+        search cost), its phase saying it is the best (``best of 40 walks: ..., walk 17``;
+        the counter the phase names, ``walk 40/40``, leaves the fields)."""
+        if isinstance(fields, BestShown):  # the best board, the search's totals
+            counter = _counter(fields.last) if _counter(fields) is not None else None
+            kept = [field for field in fields.last if field is not counter]
+            text = self.text(event, best, False, kept, ending)
+            text = HudText(text.title, self._best_phase(event, best, fields, ending), text.fields)
+        else:
+            text = self.text(event, best, False, fields, ending)
         shown = text.fields if place is None else (Field("race:", place), *text.fields)
         caption = None
         if self.voice.captions:
@@ -179,6 +219,31 @@ class Narration:
             who = f"{voice.algorithm} ({settings})" if settings else voice.algorithm or "search"
             caption = f"{who}: {text.phase}"
         return HudText(text.title, text.phase, shown, caption)
+
+    def _best_phase(
+        self, event: Event, best: float | None, fields: BestShown, ending: Ending
+    ) -> str:
+        """What the closing card says over the search's best board, ``event``'s, when the
+        search ended elsewhere: ``best of 40 walks: all 12 exits joined with 46 tiles, walk
+        17`` (the algorithm's first counter with a total, ``walk 17/40``, names the unit;
+        how many the last frame counts is how many the search made), else ``search
+        complete; best found: network 0.75``. A search cut short says so first."""
+        narrator = self.voice.narrator
+        words = narrator.describe_end(event.node) if narrator is not None else None
+        if not words:
+            value = self._value_words(best)
+            name = self.voice.value_name or "value"
+            words = value if isinstance(value, str) else f"{name} {format_number(value)}"
+        counter = _counter(fields)
+        done = _counter(fields.last) if counter is not None else None
+        if counter is not None and done is not None and done.name == counter.name:
+            count = done.value if isinstance(done.value, int) else 0
+            unit = counter.name if count == 1 else f"{counter.name}s"
+            text = f"best of {format_number(count)} {unit}: {words}, "
+            text += f"{counter.name} {counter.value_text().split('/')[0]}"
+        else:
+            return f"{ending.value}; best found: {words}"
+        return text if ending is Ending.COMPLETE else f"{ending.value}; {text}"
 
     def _phase(self, event: Event, ending: Ending | None) -> str:
         """``A* searching``, ``MCTS playing``; on the last frame what happened, ``solved in
@@ -195,6 +260,8 @@ class Narration:
         words = narrator.describe_end(event.node) if narrator is not None else None
         if words:
             return words
+        if ending is Ending.COMPLETE and self.voice.finished:
+            return self.voice.finished
         if ending is Ending.COMPLETE and self._tree_nodes:
             nodes = self._tree_nodes
             return f"{ending.value}: {format_number(nodes)} node{'s' if nodes != 1 else ''}"
@@ -253,11 +320,23 @@ class Narration:
             text = move or "roll the dice"
         else:
             text = move or (f"depth {event.depth}" if event.depth else "the start")
+        own = self.voice.caption(event) if self.voice.caption is not None else None
+        if own:
+            text = own
         if improving:
             value = self._value_words(best)
             shown = value if isinstance(value, str) else format_number(value)
             text += f"; new best: {shown}"
         return text
+
+
+def _counter(fields: Sequence[Field]) -> Field | None:
+    """The first field that counts whole things out of a whole total (``walk 17/40``)."""
+    for field in fields:
+        whole = isinstance(field.value, int) and isinstance(field.of, int)
+        if whole and field.name and not (field.prefix or field.unit or field.percent):
+            return field
+    return None
 
 
 def _value_field(name: str, value: float | str | None) -> Field:

@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import Self
 
 from searchvid.errors import RunError, UsageError
+from searchvid.render.ffmpeg import check_webm
 from searchvid.signals import checkpoint, defer_signals, run_to_completion
 
 
@@ -28,6 +29,8 @@ class OutputKind(enum.Enum):
     """The output formats, chosen by the output path."""
 
     MP4 = "mp4"
+    WEBM = "webm"
+    """VP9 in WebM, where the bundled ffmpeg has libvpx-vp9 (:mod:`searchvid.render.webm`)."""
     GIF = "gif"
     FOLDER = "folder"
     HTML = "html"
@@ -38,8 +41,8 @@ class OutputKind(enum.Enum):
 def output_kind(path: Path) -> OutputKind:
     """The format a render to ``path`` writes.
 
-    ``.mp4``, ``.gif``, ``.html`` and ``.vtt`` (any case) pick those; an existing directory
-    or a path without a suffix is a PNG folder.
+    ``.mp4``, ``.webm``, ``.gif``, ``.html`` and ``.vtt`` (any case) pick those; an existing
+    directory or a path without a suffix is a PNG folder.
 
     Raises:
         UsageError: Any other suffix.
@@ -49,6 +52,8 @@ def output_kind(path: Path) -> OutputKind:
     suffix = path.suffix.lower()
     if suffix == ".mp4":
         return OutputKind.MP4
+    if suffix == ".webm":
+        return OutputKind.WEBM
     if suffix == ".gif":
         return OutputKind.GIF
     if suffix == ".html":
@@ -58,8 +63,8 @@ def output_kind(path: Path) -> OutputKind:
     if not suffix:
         return OutputKind.FOLDER
     raise UsageError(
-        f"{path}: unsupported output '{path.suffix}'; allowed: .mp4, .gif, .html, .vtt (captions) "
-        "or a folder"
+        f"{path}: unsupported output '{path.suffix}'; allowed: .mp4, .webm, .gif, .html, .vtt "
+        "(captions) or a folder"
     )
 
 
@@ -68,14 +73,17 @@ def check_target(path: Path) -> OutputKind:
 
     Checked before any work, so that nothing is rendered only to fail at the final rename:
     the suffix (see :func:`output_kind`), the name's length against its folder's limit
-    (255 bytes on most file systems) and, for a folder of frames, that it is not the current
-    folder or one that holds it (a folder in use cannot be replaced).
+    (255 bytes on most file systems), for a WebM that ffmpeg has its encoder
+    (:func:`~searchvid.render.ffmpeg.check_webm`) and, for a folder of frames, that it is not
+    the current folder or one that holds it (a folder in use cannot be replaced).
 
     Raises:
         UsageError: Naming the path and what is wrong with it.
     """
     check_name_length(path)
     kind = output_kind(path)
+    if kind is OutputKind.WEBM:
+        check_webm()
     if kind is OutputKind.FOLDER:
         here = Path.cwd().resolve()
         whole = path.resolve()
@@ -123,6 +131,10 @@ _MP4_MAX_PADDED_AREA = (2**31 - 1) // 8
 """ffmpeg's picture-size check: ``(width + 128) * (height + 128)`` is at most this
 (``av_image_check_size``: 8 bytes a pixel and 128 pixels of padding stay under ``INT_MAX``)."""
 
+WEBM_MAX_SIDE = 65536
+"""The widest and tallest picture VP9 stores (16-bit sizes less one); the bundled ffmpeg's
+libvpx-vp9 takes 65,536 px and refuses 65,538 (measured)."""
+
 PNG_MAX_SIDE = 2**31 - 1
 """A PNG's width and height are 31-bit numbers."""
 
@@ -138,7 +150,8 @@ def check_frame_size(kind: OutputKind, width: int, height: int) -> None:
     The limits: a GIF at most 65,535 px each way (the format stores 16-bit sizes); an MP4 at
     most 16,384 px each way (libx264) and ``(width + 128) * (height + 128)`` at most
     268,435,455 (ffmpeg's picture-size check: 16,384 x 16,128 passes, 16,384 x 16,130 does
-    not); a PNG at most 2^31 - 1 px each way; the HTML player at most 16,384 px each way (a
+    not); a WebM at most 65,536 px each way (VP9) and ffmpeg's picture-size check as for an
+    MP4; a PNG at most 2^31 - 1 px each way; the HTML player at most 16,384 px each way (a
     browser's canvas, :data:`HTML_MAX_SIDE`). The MP4 limits were measured with the bundled
     ffmpeg.
 
@@ -162,6 +175,17 @@ def check_frame_size(kind: OutputKind, width: int, height: int) -> None:
         if (width + 128) * (height + 128) > _MP4_MAX_PADDED_AREA:
             raise UsageError(
                 f"an MP4 frame of {size} is larger than ffmpeg takes: (width + 128) x "
+                f"(height + 128) must be at most {_MP4_MAX_PADDED_AREA:,}"
+            )
+    if kind is OutputKind.WEBM:
+        if max(width, height) > WEBM_MAX_SIDE:
+            raise UsageError(
+                f"a WebM (VP9) frame is at most {WEBM_MAX_SIDE:,} px wide and high (the VP9 "
+                f"format's limit); this one is {size}"
+            )
+        if (width + 128) * (height + 128) > _MP4_MAX_PADDED_AREA:
+            raise UsageError(
+                f"a WebM frame of {size} is larger than ffmpeg takes: (width + 128) x "
                 f"(height + 128) must be at most {_MP4_MAX_PADDED_AREA:,}"
             )
     if kind is OutputKind.HTML and max(width, height) > HTML_MAX_SIDE:

@@ -49,6 +49,15 @@ OKABE_ITO: tuple[RGB, ...] = (
 )
 """The eight Okabe-Ito colours, in their published order."""
 
+UNDONE: RGB = (180, 0, 255)
+"""The colour of what a backtracking step undid: the cells it changed on the board and the
+tree node it left, on that frame only. All eight Okabe-Ito colours already mean something
+(players, the current node, the path, pruned, played, the principal variation), so this is
+a ninth: a vivid violet, chosen as the colour farthest (in OKLab) from all eight, from the
+tree panel's greys and from white, for normal vision and for simulated protanopia,
+deuteranopia and tritanopia alike. It is always drawn as an outline or a ring (a shape of
+its own), never as a fill."""
+
 PLAYER_COLORS: tuple[RGB, RGB] = (VERMILLION, BLUE)
 """Player 0's and player 1's colour, on boards and at the ends of :func:`diverging`.
 

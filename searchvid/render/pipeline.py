@@ -22,15 +22,19 @@ from searchvid.errors import RunError, UsageError
 from searchvid.render.boardlegend import Mark
 from searchvid.render.canvas import PixelFormat
 from searchvid.render.cards import (
+    BestFrames,
     Shown,
     card_of,
     held_last,
 )
+from searchvid.render.clip import Clip
+from searchvid.render.deadtime import with_fast
 from searchvid.render.encode import open_encoder, write_png
-from searchvid.render.frame import FrameLayout, FramePainter
+from searchvid.render.frame import FramePainter
+from searchvid.render.framelayout import FrameLayout
 from searchvid.render.html import Annotates
 from searchvid.render.job import EventSource, RenderJob, RenderResult, track
-from searchvid.render.narration import Ending
+from searchvid.render.narration import Card, Ending
 from searchvid.render.output import OutputKind, check_target
 from searchvid.render.settings import VideoOptions
 from searchvid.render.stepping import (
@@ -42,7 +46,7 @@ from searchvid.render.stepping import (
     strip_texts,
     timed_strips,
 )
-from searchvid.render.writer import VideoWriter
+from searchvid.render.undo import Left, UndoWatch
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 from searchvid.signals import checkpoint, run_to_completion
@@ -50,7 +54,6 @@ from searchvid.signals import checkpoint, run_to_completion
 __all__ = [
     "RenderJob",
     "RenderResult",
-    "VideoWriter",
     "drawn_frames",
     "frame_holds",
     "frame_size",
@@ -70,6 +73,7 @@ def render(
     progress: Callable[[int], None] | None = None,
     snapshots: Path | None = None,
     title: str = "",
+    clip: Clip | None = None,
 ) -> RenderResult:
     """Render the frames of one search, or of several side by side, to ``output``.
 
@@ -86,6 +90,9 @@ def render(
             the improving node, HUD included) for every IMPROVE event of the first search with
             a strictly better value than all before it; ``k`` counts from 0.
         title: The video's title where the format has room for one (the HTML player).
+        clip: Only these frames, each held as in the whole video (the frames before them
+            are replayed, not drawn); see :func:`~searchvid.render.cliprender.render_clip`, which
+            also writes a clip's captions.
 
     Returns:
         Counts, time and path.
@@ -99,6 +106,9 @@ def render(
     if check_target(output) is OutputKind.VTT:  # captions: words and times, no pixels
         from searchvid.render.vtt import write_captions
 
+        if clip is not None:
+            raise ValueError("a clip's captions are written by render_clip")
+
         return write_captions(events, job, output, progress=progress, snapshots=snapshots)
     sources, jobs = normalise(events, job)
     video = jobs[0].video
@@ -107,7 +117,7 @@ def render(
         output,
         width=painter.width,
         height=painter.height,
-        video=held_last(video),
+        video=held_last(video) if clip is None else clip.encoder_video(video),
         palette=painter.palette,
         title=title,
     )
@@ -117,16 +127,27 @@ def render(
     frames = 0
     with encoder, _kept_on_success(snapper):
         buffer = painter.open(encoder.pixel_format)
-        for shown, _card, hold in run.timed():
+        for index, (shown, card, hold) in enumerate(run.timed(draw=clip is None)):
             checkpoint()  # a signal the code it hit swallowed, or held back, stops here
+            if clip is not None:
+                if index < clip.first:
+                    continue  # observed, not drawn: as a preview replays to its frame
+                run.draw(shown, card)
             if annotate is not None:
                 annotate(_frame_details(shown, jobs))
             encoder.write(buffer.frame, buffer.take_dirty(), hold=hold)
             frames += 1
             if progress is not None:
                 progress(frames)
+            if clip is not None and index + 1 >= clip.stop:
+                break
         if frames == 0:
             raise RunError(_no_frames(video, run.events, spent=run.budget_spent()))
+        if clip is not None and frames != clip.frames:
+            raise RunError(
+                f"the clip's replay made {frames} of its {clip.frames} frames: the search "
+                "does not replay the same from its seed"
+            )
     return RenderResult(
         frames=frames,
         encoded_frames=encoder.encoded_frames,
@@ -238,27 +259,47 @@ def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray
     """Frame ``index`` (< 0) of one history-free search, read once: the recent frames kept."""
     recent: deque[tuple[Event, float | None, bool, Sequence[Field], Ending | None]]
     recent = deque(maxlen=-index)
+    lefts: deque[Left | None] = deque(maxlen=-index)  # the node each step back left
+    watch = UndoWatch()
     frames = 0
     stream = source() if callable(source) else source
     status = status_reader(stream)
+    bests = BestFrames(1)  # the search's best, for its closing card
     for event, frame, best, improving, ending in frames_with_best(stream, job.video):
+        watch.observe(event)
+        if event.kind is EventKind.IMPROVE:
+            bests.improve(0, event)
         if frame is not None:
+            lefts.append(watch.left_by(event))
             frames += 1
             fields = status(event) if status is not None else ()
             recent.append((event, best, improving, fields, ending))
+            if improving:
+                bests.offer(0, (event, best, improving, ending), fields)
     if len(recent) < -index:
         raise UsageError(f"frame {index} is out of range: the video has {frames} frames")
     event, best, improving, fields, ending = recent[0]
     painter = FramePainter([track(job, None)], job.video)
+    if lefts[0] is not None:
+        painter.stepped_back(0, event, lefts[0])
     painter.open(PixelFormat.RGB24)
     card = card_of(job.video, frames + index, [(event, best, improving, ending)])
+    if card is Card.CLOSING:
+        event, best, fields = bests.closing(0, (event, best, improving, ending), fields)
+    fields = with_fast(job.video, frames + index, fields)  # as Run.draw stamps it
     painter.draw(0, event, best, improving=improving, fields=fields, ending=ending, card=card)
     assert painter.buffer is not None
     return painter.buffer.frame
 
 
 def _history_free(jobs: Sequence[RenderJob]) -> bool:
-    return len(jobs) == 1 and jobs[0].panel is None and not hasattr(jobs[0].view, "observe")
+    heat = jobs[0].heat and jobs[0].video.heatmap != "off"  # the heat map reads every event
+    return (
+        len(jobs) == 1
+        and jobs[0].panel is None
+        and not heat
+        and not hasattr(jobs[0].view, "observe")
+    )
 
 
 def frame_painter(

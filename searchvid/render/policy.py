@@ -13,6 +13,7 @@ from itertools import islice
 from typing import Literal
 
 from searchvid.render.cards import held_last, opening_hold
+from searchvid.render.deadtime import stretches
 from searchvid.render.settings import FrameSelection, VideoOptions
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.events import Event, EventKind
@@ -69,6 +70,9 @@ def assign_frames(
     events is bounded by the search itself: a scene gives it ``max_events`` as its
     :attr:`~searchvid.search.algorithm.Algorithm.work_limit`.)
 
+    A paced video's dead stretches (:mod:`searchvid.render.deadtime`) drop the frames they
+    do not keep: frame numbers then count only the frames kept.
+
     Args:
         events: The event stream of a search.
         video: The ``[video]`` options (``frames``, ``every``, ``max_frames``,
@@ -81,6 +85,8 @@ def assign_frames(
     keep_best = video.duration > 0  # pacing never thins away a new best
     candidates = 0
     frames = 0
+    plain = 0  # frames counted as without dead stretches (how pacing numbered them)
+    dead = list(stretches(video))[::-1]  # the next one last
     held: list[Event] = []  # a skipped candidate, then the events after it
     for event in islice(events, video.max_events):
         candidate = selects(selection, event.kind)
@@ -92,6 +98,7 @@ def assign_frames(
             if keep_best and event.kind is EventKind.IMPROVE and event.node is held[0].node:
                 yield held[0], frames  # the skipped state was a new best: keep it after all
                 frames += 1
+                plain += 1
                 for waiting in (*held[1:], event):
                     yield waiting, None
                 held.clear()
@@ -108,6 +115,12 @@ def assign_frames(
         else:
             keep = candidates % every == 0
             candidates += 1
+        if keep:
+            while dead and dead[-1].end <= plain:
+                dead.pop()
+            if dead and dead[-1].first <= plain and not dead[-1].keeps(plain):
+                keep = False  # dropped from a dead stretch, played fast
+            plain += 1
         if not keep:
             held.append(event)
             continue

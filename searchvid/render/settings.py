@@ -86,6 +86,16 @@ class VideoOptions:
         minimum=0,
         maximum=120,
     )
+    compress_dead: float = option(
+        2.0,
+        doc="With duration: a stretch longer than this many seconds where the board barely "
+        "changes (its changes stay within 5% of the cells, with no move, new best or card) "
+        "plays fast, in about 1 s, its strip saying so (fast and how many times faster); "
+        "the time saved goes to the rest of the video. One search only, without a "
+        "filmstrip (0 = off).",
+        minimum=0,
+        maximum=3600,
+    )
     hud: bool = option(
         True,
         doc="Status strip under the board: the title, what the search is doing and its "
@@ -101,6 +111,19 @@ class VideoOptions:
         doc="A legend under the boards saying what their marks mean (last move, winning line, "
         "open end...), as the domain's view declares them; drawn with the status strip "
         "(hud).",
+    )
+    undo_mark: bool = option(
+        True,
+        doc="A step back looks different from a step down: on the frame of a backtrack "
+        "(depth-first searches, minimax), outline the cells the step undid and ring the "
+        'tree node it left, in violet, for that frame only; the legends name it "undone".',
+    )
+    heatmap: Literal["visits", "off"] = option(
+        "visits",
+        doc="MCTS: while the search thinks about a move, tint the board cells of each of the "
+        "root's moves by its share of the root's visits, write its visit count there and "
+        "outline the most visited move in the tree panel's sky blue (visits); off: no heat "
+        "map. Other algorithms, and views whose moves have no board position, have none.",
     )
     tree: bool = option(
         False,

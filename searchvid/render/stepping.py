@@ -13,6 +13,7 @@ from typing import Protocol, TypeVar
 
 from searchvid.errors import RunError, UsageError
 from searchvid.render.cards import (
+    BestFrames,
     Shown,
     card_of,
     opening_hold,
@@ -21,12 +22,14 @@ from searchvid.render.cards import (
     strip_text,
     work_field,
 )
+from searchvid.render.deadtime import fast_field
 from searchvid.render.hud import HudText
 from searchvid.render.job import EventSource, RenderJob
 from searchvid.render.jumps import Jumps
-from searchvid.render.narration import Card, Ending, Narration
+from searchvid.render.narration import BestShown, Card, Ending, Narration
 from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD, assign_frames
 from searchvid.render.settings import VideoOptions
+from searchvid.render.treereplay import open_source
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.events import Event, EventKind
 from searchvid.search.frontierview import StatusFields, frontier_of
@@ -218,6 +221,7 @@ class Run:
         self._opened: list[Iterable[Event]] = []
         self._titles = [job.title for job in jobs]
         self._ended: list[int | None] = [None] * len(jobs)  # the video frame each ended at
+        self._bests = BestFrames(len(jobs))  # each search's best, for its closing card
         self._frame = -1
         self.events = 0
         self.fresh: list[bool] = []  # per column: whether this frame shows a new event
@@ -233,16 +237,19 @@ class Run:
 
     def frames(self) -> Iterator[list[Shown]]:
         """For each video frame, what every column shows (events observed on the way)."""
-        opened = self._opened = [s() if callable(s) else s for s in self._sources]
+        # a source whose first pass a tree panel recorded is replayed, not searched again
+        opened = self._opened = [open_source(s) for s in self._sources]
         self._status = [status_reader(stream) for stream in opened]
         streams = [
             _naming(frames_with_best(stream, self._video), i, len(opened))
             for i, stream in enumerate(opened)
         ]
-        if len(streams) > 1:
-            yield from self._race(opened, streams)
-        else:
-            yield from self._steps(streams)
+        steps = self._race(opened, streams) if len(streams) > 1 else self._steps(streams)
+        for shown in steps:
+            for i, item in enumerate(shown):
+                if self.fresh[i]:
+                    self._bests.offer(i, item, self._status[i])
+            yield shown
 
     def timed(self, *, draw: bool = True) -> Iterator[tuple[list[Shown], Card | None, int]]:
         """For each video frame: what every column shows, the frame's card, and its hold (the
@@ -267,6 +274,8 @@ class Run:
 
     def _observe(self, track: int, event: Event) -> None:
         self.events += 1
+        if event.kind is _IMPROVE:
+            self._bests.improve(track, event)
         if self._painter is not None:
             self._painter.observe(track, event)
         if track == 0 and self._snapper is not None:
@@ -371,11 +380,16 @@ class Run:
                 ]
             else:
                 stamps = race_fields(shown, self.work, self.costs, self.units, self.ahead)
+        else:  # a dead stretch played fast says so (searchvid.render.deadtime)
+            fast = fast_field(self._video, self._frame)
+            stamps = [(fast,)] if fast is not None else stamps
         for i, item in enumerate(shown):
             if item is not None:
                 event, best, improving, ending = item
                 status = self._status[i] if i < len(self._status) else None
                 fields = status(event) if status is not None else ()
+                if card is Card.CLOSING:  # the search's best, where it ended elsewhere
+                    event, best, fields = self._bests.closing(i, item, fields)
                 if stamps[i]:  # before the algorithm's own fields
                     fields = _stamped(stamps[i], fields)
                 painter.draw(
@@ -392,6 +406,8 @@ class Run:
 
 def _stamped(stamp: Sequence[Field], fields: Sequence[Field]) -> Sequence[Field]:
     """``fields`` after ``stamp``, keeping the frontier view they may carry."""
+    if isinstance(fields, BestShown):  # the closing card over the best board says so
+        return BestShown((*stamp, *fields), (*stamp, *fields.last))
     view = frontier_of(fields)
     return (*stamp, *fields) if view is None else StatusFields((*stamp, *fields), view)
 

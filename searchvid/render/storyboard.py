@@ -183,7 +183,7 @@ def _paint_text(
 
 def storyboard(
     events: EventSource | Sequence[EventSource],
-    job: RenderJob | Sequence[RenderJob],
+    job: RenderJob | Sequence[RenderJob] | Callable[[], Sequence[RenderJob]],
     output: Path,
     *,
     count: int = DEFAULT_COUNT,
@@ -195,7 +195,11 @@ def storyboard(
 
     Args:
         events: The event source of each search (replayable: it is read twice).
-        job: The render job of each search (as for ``render``).
+        job: The render job of each search (as for ``render``), or a function that makes
+            them: then each of the two passes gets fresh jobs. Pass the function (a scene's
+            ``render_jobs``) when a view keeps state from the events it has seen, as the
+            tree domain's view does: jobs read once by the timing pass would draw later
+            frames with what that pass saw.
         output: The PNG's path.
         count: Frames evenly spaced in time between the first and the last (>= 0).
         title: The sheet's heading (and, in a race, the frame's title bar).
@@ -207,17 +211,19 @@ def storyboard(
     """
     if count < 0:
         raise ValueError(f"count must be >= 0, got {count}")
-    line = timeline(events, job, progress=progress)
+    made: Callable[[], RenderJob | Sequence[RenderJob]] = job if callable(job) else lambda: job
+    line = timeline(events, made(), progress=progress)
     picked = pick_frames(line, count)
     if not picked:
-        video = (job if isinstance(job, RenderJob) else job[0]).video
+        first = made()
+        video = (first if isinstance(first, RenderJob) else first[0]).video
         raise RunError(f"no frames: no event was selected by frames = {video.frames!r}")
     wanted = {frame.index for frame in picked}
     label_ink, heading_ink = TextInk(LABEL_SIZE), TextInk(HEADING_SIZE)
     cell_extra = MARGIN // 2 + label_ink.height
     scaled: dict[int, npt.NDArray[np.uint8]] = {}
     grid: _Grid | None = None
-    for index, pixels in drawn_frames(events, job, wanted.__contains__, title=title):
+    for index, pixels in drawn_frames(events, made(), wanted.__contains__, title=title):
         if grid is None:
             grid = _grid(len(picked), pixels.shape[1], pixels.shape[0], cell_extra)
         scaled[index] = scale_frame(pixels, grid.tile_width, grid.tile_height)

@@ -39,6 +39,7 @@ from searchvid.render.treemarks import (
     SCALE_I,
     SQUARE,
     TEXT_I,
+    UNDONE_I,
     VISITED_I,
     Pixels,
     body,
@@ -145,7 +146,13 @@ class TreeItems(TreeState):
         self._dirty_bus.clear()
 
     def _look(self, v: int) -> Look | None:
-        """Everything that decides the pixels of item ``v``'s slot."""
+        """Everything that decides the pixels of item ``v``'s slot (the item a step back
+        just left has one more element: True)."""
+        look = self._plain_look(v)
+        return (*look, True) if look is not None and v == self._left else look
+
+    def _plain_look(self, v: int) -> Look | None:
+        """:meth:`_look` but for the mark of a step back."""
         if not self._shown[v]:
             return None
         status = 2 if self._current == v else 1 if self._on_path[v] else 0
@@ -266,6 +273,13 @@ class TreeItems(TreeState):
             paint_shape(pixels, rgb, (body_top, body_left), (height, width), shape, fill, outline)
         if status == 2 and bw >= 10:
             paint_mask(pixels, top, x + 1 - bw // 2, ring(self._ring_shape, bh, bw, 2), rgb[PATH_I])
+        if len(look) > 13:  # the node a step back left: ringed in the "undone" colour
+            if bw >= 10:
+                mask = ring(self._ring_shape, bh, bw, 2)
+                paint_mask(pixels, top, x + 1 - bw // 2, mask, rgb[UNDONE_I])
+            else:
+                body = (body_top, body_left), (height, width)
+                paint_shape(pixels, rgb, *body, shape, UNDONE_I, -1)
         if self._notes and note:
             if self._notes_below:
                 self._paint_under(self._small, note, note_color, slot, (x, top + bh + 2))

@@ -3,6 +3,8 @@
 Layouts are computed before the video, from a silent first pass over the same events the
 video will show (the search is seeded, so the first pass sees the final tree). Every node
 therefore has its place from the first frame on and never moves while its layout is shown.
+The first pass is kept, and the render replays it instead of running the search a second time
+(:mod:`searchvid.render.treereplay`).
 
 The first pass is read by :mod:`searchvid.render.treerecord` (:class:`TreeRecord`, one
 :class:`TreeCensus` per decision).

@@ -25,6 +25,7 @@ from searchvid.render.treemarks import (
     SCALE_STEPS,
     SQUARE,
     TEXT_I,
+    UNDONE_I,
     VISITED_I,
     Pixels,
     cross,
@@ -47,8 +48,8 @@ class LegendEntry:
     """One mark and its words.
 
     Attributes:
-        key: Which swatch: ``current``, ``frontier``, ``visited``, ``leaf``, ``dropped``,
-            ``pruned``, ``played``, ``pv``, ``hidden``, ``scale`` or ``sizes``.
+        key: Which swatch: ``current``, ``undone``, ``frontier``, ``visited``, ``leaf``,
+            ``dropped``, ``pruned``, ``played``, ``pv``, ``hidden``, ``scale`` or ``sizes``.
         text: The words after the swatch (for ``scale``, the name of the value).
     """
 
@@ -72,6 +73,8 @@ class LegendFacts:
         value_name: ``value`` or ``mean reward``.
         mcts: Nodes are MCTS bars: size shows visits, no visited / leaf states; the
             principal variation (the line of most visits) is marked.
+        undone: The search steps back (``BACKTRACK`` events): the node a step back leaves
+            is ringed on that frame.
     """
 
     frontier: bool
@@ -83,12 +86,15 @@ class LegendFacts:
     values: bool
     value_name: str
     mcts: bool
+    undone: bool = False
 
 
 def legend_entries(facts: LegendFacts, *, hidden: bool, thumbnails: bool) -> list[LegendEntry]:
     """The entries for a run's ``facts``, for a layout with ``+k`` items (``hidden``) and
     drawing ``thumbnails`` or not (a picture's frame shows its state, but not a leaf)."""
     entries = [LegendEntry("current", "current")]
+    if facts.undone:
+        entries.append(LegendEntry("undone", "undone"))
     if facts.frontier:
         entries.append(LegendEntry("frontier", "frontier"))
     if not facts.mcts:
@@ -225,8 +231,9 @@ class TreeLegend:
         top, x = at
         s, rgb = self.swatch, self._rgb
         box = node_shape  # a node as the panel draws it: disk, bar or picture frame
-        if key == "current":
-            paint_mask(pixels, top, x, ring(node_shape, s, s, 2), rgb[PATH_I])
+        if key in ("current", "undone"):
+            color = PATH_I if key == "current" else UNDONE_I
+            paint_mask(pixels, top, x, ring(node_shape, s, s, 2), rgb[color])
             paint_shape(pixels, rgb, (top + 4, x + 4), (s - 8, s - 8), node_shape, VISITED_I, -1)
         elif key == "pruned":  # a dashed edge into a bold cross
             middle = top + s // 2 - 1 & ~1

@@ -21,6 +21,8 @@ hidden       a hollow square with ``+k``                 grey (light while on th
 principal    (MCTS) a second line beside each edge of    sky blue
 variation    the line of most visits, and a base line
              under its bars
+undone       (a step back, that frame only) a ring       magenta
+             around the node the search left
 ===========  ==========================================  =============================
 
 Values are fills on a ramp (9 colours): :func:`~searchvid.render.palette.sequential` for one
@@ -48,6 +50,7 @@ from searchvid.render.palette import (
     BLUISH_GREEN,
     REDDISH_PURPLE,
     SKY_BLUE,
+    UNDONE,
     YELLOW,
     diverging,
     sequential,
@@ -94,6 +97,7 @@ BASE_COLORS: tuple[RGB, ...] = (
     PRUNED,
     HIDDEN,
     PV,
+    UNDONE,
 )
 """The colours of every panel; a panel with values adds one scale."""
 
@@ -109,7 +113,7 @@ COLORS: tuple[RGB, ...] = (*BASE_COLORS, *SEQUENTIAL, *DIVERGING, *INK_BLENDS)
 """Every colour any panel draws (thumbnails add their own)."""
 
 BG, EDGE_I, PATH_I, TEXT_I, FRONTIER_I, VISITED_I, DROPPED_I, CROSS_I = range(8)
-PLAYED_I, PRUNED_I, HIDDEN_I, PV_I, SCALE_I = 8, 9, 10, 11, 12
+PLAYED_I, PRUNED_I, HIDDEN_I, PV_I, UNDONE_I, SCALE_I = 8, 9, 10, 11, 12, 13
 """Indices into a panel's colour table; the scale's colours follow ``SCALE_I``."""
 BLENDS_I = SCALE_I + SCALE_STEPS
 """Index of the first of :data:`INK_BLENDS` in a panel's colour table (after the scale)."""

@@ -67,6 +67,7 @@ import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
 from searchvid.render.canvas import Rect
+from searchvid.render.panelchanges import changed_rects
 from searchvid.render.textink import MIN_TEXT, TextInk
 from searchvid.render.treeitems import TreeItems
 from searchvid.render.treelayout import ITEM_NODE, TreeLayout
@@ -99,7 +100,7 @@ from searchvid.render.treemarks import (
     solid,
 )
 from searchvid.render.treerecord import TreeRecord
-from searchvid.render.treesizes import EDGE_BAND, SizeRules, sizes_for
+from searchvid.render.treesizes import EDGE_BAND, SizeRules, sizes_for, thumbnail_pitch
 from searchvid.search.events import Event, EventKind
 
 __all__ = [
@@ -169,6 +170,12 @@ class TreePanel(TreeItems):
             the end of the decision are drawn only within a ``+k`` aggregate. The default,
             1, draws every node there is room for: the most visited come first anyway,
             and bars keep their width whatever their number.
+        undo_mark: On the frame of a ``BACKTRACK``, ring the node the step back left in
+            the "undone" colour (and name the ring in the legend, where the stream has
+            any ``BACKTRACK``).
+        changes_only: A redraw of everything (a new decision) after the first returns only
+            the parts that differ from the picture before, not the whole panel: for a caller
+            whose copy of the panel is the picture :meth:`draw` last returned (a frame).
 
     Attributes:
         width: Panel width.
@@ -179,6 +186,10 @@ class TreePanel(TreeItems):
         layout: The current decision's layout: where each of its nodes is drawn.
         decision: The number of the current decision, from 0.
         thumbnails: Whether the current layout draws nodes as board pictures.
+        thumbnail_warning: With a ``thumbnail`` callback, why some decision's nodes are
+            dots rather than pictures, in one line with the panel size pictures need (or
+            the tree's size, when no panel holds pictures of it); None when every node is
+            a picture or none was asked for.
     """
 
     def __init__(
@@ -197,6 +208,8 @@ class TreePanel(TreeItems):
         thumbnail_limit: int = 60,
         max_children: int | None = None,
         min_visits: int = 1,
+        undo_mark: bool = True,
+        changes_only: bool = False,
     ) -> None:
         if width % 2 or height % 2 or width < 32 or height < 32:
             raise ValueError(f"a tree panel is even-sized and at least 32 px, got {width}x{height}")
@@ -226,6 +239,7 @@ class TreePanel(TreeItems):
             values=self._values,
             value_name="mean reward" if mcts else "value",
             mcts=mcts,
+            undone=undo_mark and _K.BACKTRACK in kinds,
         )
         self._key = TreeLegend(
             self._text, width - 2 * _MARGIN, ends=outcomes or ("0", "1"), rgb=self._rgb
@@ -242,6 +256,14 @@ class TreePanel(TreeItems):
         columns = (width - 2 * _MARGIN) // min_spacing
         if max_children is None and mcts:  # the root's fan-out is the story: no cap
             max_children = max(8, columns)
+        placement: dict[str, Any] = {
+            "min_pitch_x": min_spacing,
+            "min_pitch_y": max(EDGE_BAND + 6, min(min_spacing, 16)),
+            "max_pitch_y": 240 if mcts else 160,
+            "min_weight": min_visits if mcts else 0,
+            "by_weight": mcts,
+            "spotlight": mcts,
+        }
         layouts = [
             TreeLayout(
                 census,
@@ -249,13 +271,8 @@ class TreePanel(TreeItems):
                 top=top,
                 width=width - 2 * _MARGIN,
                 height=max(2, bottom - top),
-                min_pitch_x=min_spacing,
-                min_pitch_y=max(EDGE_BAND + 6, min(min_spacing, 16)),
-                max_pitch_y=240 if mcts else 160,
                 max_children=max_children,
-                min_weight=min_visits if mcts else 0,
-                by_weight=mcts,
-                spotlight=mcts,
+                **placement,
             )
             for census in record.decisions
         ]
@@ -272,6 +289,13 @@ class TreePanel(TreeItems):
             pruned=_K.PRUNE in kinds,
         )
         self._sizes = [sizes_for(layout, rules) for layout in layouts]
+        self.thumbnail_warning: str | None = None
+        if thumbnail is not None and not all(sizes.thumbnails for sizes in self._sizes):
+            drawn = zip(record.decisions, self._sizes, strict=True)
+            short = [census for census, sizes in drawn if not sizes.thumbnails]
+            self.thumbnail_warning = _thumbnail_warning(
+                short, (width, height), height - (bottom - top), thumbnail_limit, placement
+            )
         wanted: set[int] = set()
         for layout, sizes in zip(layouts, self._sizes, strict=True):
             if sizes.thumbnails or sizes.names:
@@ -284,6 +308,9 @@ class TreePanel(TreeItems):
             wanted=wanted,
             label=label,
         )
+        self._marks_left = undo_mark
+        self._changes_only = changes_only
+        self._shown_once = False  # whether a picture was returned (it is on screen)
         self._thumbnail = thumbnail
         self._names_of: dict[int, str] = {}
         self._pictures: dict[tuple[int, int], Pixels] = {}
@@ -315,21 +342,28 @@ class TreePanel(TreeItems):
         """Bring :attr:`pixels` up to date; returns the rectangles that changed.
 
         The first call, and the first after the panel moves on to the next decision, draws
-        everything and returns the whole panel; other calls redraw only items whose look
-        changed since the previous call (empty list: nothing changed).
+        everything and returns the whole panel (with ``changes_only``, after the first call:
+        the parts that differ from the previous picture, :mod:`searchvid.render.panelchanges`);
+        other calls redraw only items whose look changed since the previous call (empty list:
+        nothing changed).
         """
         self._sync_path()
         self._sync_pv()
         rects: list[Rect] = []
         if self._first:
             self._first = False
+            # pixels change only in draw(): until now, they are the picture on screen
+            before = self.pixels.copy() if self._changes_only and self._shown_once else None
+            self._shown_once = True
             self.pixels[:] = self._rgb[BG]  # a new decision: everything may have moved
             self._draw_legend()
             self._dirty.update(range(self.layout.items))
             self._dirty_bus.update(range(self.layout.items))
             self._paint_dirty(rects)
             self._paint_header()
-            return [Rect(0, 0, self.height, self.width)]
+            if before is None:
+                return [Rect(0, 0, self.height, self.width)]
+            return changed_rects(before, self.pixels)
         self._paint_dirty(rects)
         if (self._walks, self._root_name, self.decision) != self._header_drawn:
             rects.append(self._paint_header())
@@ -451,6 +485,44 @@ class TreePanel(TreeItems):
             node_shape=self._ring_shape,
             thumbnails=self.thumbnails,
         )
+
+
+def _thumbnail_warning(
+    decisions: list[Any],
+    size: tuple[int, int],
+    chrome: int,
+    limit: int,
+    placement: dict[str, Any],
+) -> str:
+    """Why the trees of ``decisions`` (censuses) are drawn as dots in a panel of ``size``
+    (``chrome``: its height besides the tree: header, legend, margins), and the panel size
+    at which each would be drawn whole as board pictures (each leaf a column, each depth a
+    row, at :func:`~searchvid.render.treesizes.thumbnail_pitch`)."""
+    nodes = max(len(census.ids) for census in decisions)
+    lead = "tree_thumbnails: board pictures are not drawn"
+    if nodes > limit:
+        return f"{lead}: the search tree has {nodes} nodes, pictures are drawn for at most {limit}"
+    pitch_x, pitch_y = thumbnail_pitch()
+    need_w, need_h = size
+    for census in decisions:  # each tree laid out whole, in room enough for every node
+        whole = TreeLayout(
+            census,
+            left=0,
+            top=0,
+            width=pitch_x * len(census.ids),
+            height=pitch_y * (len(census.ids) + 1),
+            **placement,
+        )
+        need_w = max(need_w, pitch_x * whole.columns + 2 * _MARGIN)
+        need_h = max(need_h, pitch_y * whole.rows + chrome + chrome % 2)  # panels are even
+    width, height = size
+    if need_w > width and need_h > height:
+        room = f"of {need_w}x{need_h} px (tree_width = {need_w}, tree_height = {need_h})"
+    elif need_h > height:
+        room = f"{need_h} px high (tree_height = {need_h})"
+    else:
+        room = f"{need_w} px wide (tree_width = {need_w})"
+    return f"{lead} in a {width}x{height} px tree panel; they fit in a panel {room}"
 
 
 def _bounds(rects: list[Rect]) -> Rect:

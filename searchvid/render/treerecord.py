@@ -2,7 +2,8 @@
 
 The tree panel is laid out before the video from a silent first pass over the same events
 the video will show (the search is seeded, so the first pass sees the final tree); see
-:mod:`searchvid.render.treelayout`.
+:mod:`searchvid.render.treelayout`. A render replays that pass rather than searching again
+(:mod:`searchvid.render.treereplay`); the record below keeps only numbers.
 
 **Record.** :meth:`TreeRecord.of` reads the first pass once: each tree node's parent (events'
 ``id``/``parent``), its depth, the ``BACKUP`` rewards, the ``PRUNE`` events, and where

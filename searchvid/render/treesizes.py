@@ -71,6 +71,15 @@ class SizeRules:
     pruned: bool
 
 
+def thumbnail_pitch() -> tuple[int, int]:
+    """The smallest column and row pitch at which :func:`sizes_for` draws board pictures:
+    the smallest box whose body is :data:`MIN_THUMB`, plus its gaps (as there)."""
+    box = size4(MIN_THUMB)
+    while body(box) < MIN_THUMB:
+        box += 4
+    return box + 4, box + EDGE_BAND
+
+
 def sizes_for(layout: TreeLayout, rules: SizeRules) -> Sizes:
     """Box sizes and the text that fits, from a layout's pitches."""
     sx, sy = layout.pitch_x, layout.pitch_y

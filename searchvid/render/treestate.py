@@ -113,6 +113,8 @@ class TreeState:
         self._members: list[int] = []
         self._dirty: set[int] = set()
         self._dirty_bus: set[int] = set()
+        self._left = -1  # the item a step back just left: ringed until the next state
+        self._marks_left = True  # whether a step back's node is ringed at all
 
     @property
     def census(self) -> TreeCensus:
@@ -168,7 +170,9 @@ class TreeState:
         if not self._seen[i]:
             self._appear(i, v, event.node)
         if kind in CURRENT_KINDS:
+            left = self._current if kind is _K.BACKTRACK and self._marks_left else -1
             self._set_current(i)
+            self._leave(left if left != self._current else -1)
             if kind is _K.RESTART:
                 self._walks += 1
         self._change_state(i, v, kind)
@@ -217,6 +221,7 @@ class TreeState:
         self._total = [0.0] * items
         self._value: list[float | None] = [None] * items
         self._current = 0 if k and items else -1
+        self._left = -1
         self._path: list[int] = []
         self._on_path = [False] * items
         self._backup_root = -1
@@ -285,6 +290,15 @@ class TreeState:
                 self._enter(k)  # its root is the current node
 
     # -- the current node -----------------------------------------------------------------
+
+    def _leave(self, v: int) -> None:
+        """Item ``v`` is the one a step back just left (-1: none; the mark of the last
+        one goes)."""
+        if self._left >= 0:
+            self._dirty.add(self._left)
+        self._left = v
+        if v >= 0:
+            self._dirty.add(v)
 
     def _set_current(self, i: int) -> None:
         """Node ``i`` (in the current decision) is the current one; if it is hidden in an

@@ -22,6 +22,8 @@ _MATRIX = np.array(
     dtype=np.float32,
 ) / np.float32(255.0)
 _OFFSET = np.array([16.0, 128.0, 128.0], dtype=np.float32)
+_BAND = 128
+"""Rows converted at a time: a whole 1800 x 1182 frame in float32 would take 25 MB at once."""
 
 
 def rgb_to_yuv420(rgb: npt.NDArray[np.uint8]) -> tuple[Plane, Plane, Plane]:
@@ -36,6 +38,10 @@ def rgb_to_yuv420(rgb: npt.NDArray[np.uint8]) -> tuple[Plane, Plane, Plane]:
     height, width = rgb.shape[-3], rgb.shape[-2]
     if height % 2 or width % 2:
         raise ValueError(f"yuv420 needs even sizes, got {width}x{height}")
+    if rgb.ndim == 3 and height > _BAND:  # bands of even rows: the same planes, less memory
+        bands = [rgb_to_yuv420(rgb[top : top + _BAND]) for top in range(0, height, _BAND)]
+        y, u, v = (np.concatenate([band[k] for band in bands]) for k in range(3))
+        return y, u, v
     full = rgb.astype(np.float32)
     y = _to_u8(_OFFSET[0] + _combine(_MATRIX[0], full))
     # The transform is linear, so averaging RGB over each 2x2 block first is exact and cheaper.
@@ -59,3 +65,40 @@ def _combine(row: npt.NDArray[np.float32], rgb: npt.NDArray[np.float32]) -> npt.
 def _to_u8(values: npt.NDArray[np.float32]) -> Plane:
     out: Plane = np.clip(np.rint(values), 0, 255).astype(np.uint8)
     return out
+
+
+class IndexedYuv:
+    """Converts blocks of colour indices (a status strip's) to yuv420p planes by lookup.
+
+    A pixel's luma depends on its own colour alone, so a table of each colour's Y, built by
+    :func:`rgb_to_yuv420` itself, gives the very bytes a conversion of the RGB pixels gives.
+    Chroma averages 2x2 blocks of colours; when every colour is a grey (r = g = b) the
+    average is a grey too, whose Cb and Cr are exactly 128 (each chroma row of the matrix
+    sums to zero), so the chroma planes are one constant. Colours other than greys fall back
+    to converting the RGB pixels.
+
+    Args:
+        colors: The colour of each index.
+    """
+
+    def __init__(self, colors: npt.NDArray[np.uint8]) -> None:
+        self._rgb = np.ascontiguousarray(colors, dtype=np.uint8).reshape(-1, 3)
+        count = len(self._rgb)
+        # each colour as a 2x2 block: its Y, and its U and V
+        y, u, v = rgb_to_yuv420(np.repeat(self._rgb[:, None, None, :], 2, axis=1).repeat(2, axis=2))
+        self._luma: Plane = np.ascontiguousarray(y[:, 0, 0]).reshape(count)
+        grey = bool(np.all(self._rgb == self._rgb[:, :1])) and count > 0
+        chroma = {(int(a), int(b)) for a, b in zip(u[:, 0, 0], v[:, 0, 0], strict=True)}
+        self._chroma = chroma.pop() if grey and len(chroma) == 1 else None
+
+    def convert(self, indices: npt.NDArray[np.uint8]) -> tuple[Plane, Plane, Plane]:
+        """The ``(y, u, v)`` planes of a ``(height, width)`` block of indices (even sizes),
+        equal to :func:`rgb_to_yuv420` of its RGB pixels."""
+        if self._chroma is None:
+            return rgb_to_yuv420(self._rgb[indices])
+        height, width = indices.shape
+        if height % 2 or width % 2:
+            raise ValueError(f"yuv420 needs even sizes, got {width}x{height}")
+        u, v = self._chroma
+        half = (height // 2, width // 2)
+        return self._luma[indices], np.full(half, u, np.uint8), np.full(half, v, np.uint8)

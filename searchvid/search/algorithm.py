@@ -109,6 +109,8 @@ class Algorithm(ABC, Generic[OptionsT]):
             default; one iteration (``SELECT``) for MCTS.
         work_unit: That step's name, singular and plural (``("expansion", "expansions")``),
             as a race's finish stamps state a search's cost.
+        backtracks: It emits ``BACKTRACK`` events (depth-first searches): the video then
+            marks what each step back undid, and its legend names the mark.
         work_limit: Units of work one traversal may do (None: no limit); see
             :meth:`_budget`. A scene sets it to its ``max_events``.
         work_done: Units of work done by the latest traversal, once it has ended by itself
@@ -129,6 +131,7 @@ class Algorithm(ABC, Generic[OptionsT]):
     best_name: ClassVar[str] = "best"
     work_kinds: ClassVar[frozenset[EventKind]] = frozenset({EventKind.ENTER, EventKind.LEAF})
     work_unit: ClassVar[tuple[str, str]] = ("expansion", "expansions")
+    backtracks: ClassVar[bool] = False
 
     # class-level defaults, so that subclasses with their own __init__ still have them
     work_limit: int | None = None

@@ -8,7 +8,8 @@ from render_fakes import tileset
 
 from searchvid.errors import RunError
 from searchvid.render.atlas import TileAtlas
-from searchvid.render.canvas import Canvas, PixelFormat, Rect
+from searchvid.render.canvas import PixelFormat, Rect
+from searchvid.render.indexstrip import Canvas
 from searchvid.render.yuv import rgb_to_yuv420
 
 TILES = 5

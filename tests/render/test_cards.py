@@ -73,7 +73,13 @@ def test_cards_switched_off_leave_the_frames_their_own_steps() -> None:
 
 
 def test_a_race_names_its_finishing_order_and_its_winner() -> None:
-    race = searchvid.load_scene("tree-bfs-vs-dfs")
+    data = {**TREE, "title": "Race"}
+    del data["search"]
+    data["search"] = [
+        {"algorithm": "breadth-first", "expand_events": True},
+        {"algorithm": "backtracking"},
+    ]
+    race = searchvid.scene_from_dict(data, name="race")
     last = list(race.strip_texts())[-1]
     places = {}
     for item in last:
@@ -81,8 +87,8 @@ def test_a_race_names_its_finishing_order_and_its_winner() -> None:
         race_field = item[1].fields[0]
         assert race_field.name == "race:"
         places[item[1].title] = race_field.value
-    # the seed's tree: both searches expand its 8 nodes (breadth-first ends a few frames
-    # earlier, while depth-first backs up to the root, which is no work)
+    # the seed's tree, no goal: both searches expand its 8 nodes (breadth-first ends a few
+    # frames earlier, while depth-first backs up to the root, which is no work)
     assert places == {"1 · breadth-first": "tied 1st of 2", "2 · backtracking": "tied 1st of 2"}
 
 

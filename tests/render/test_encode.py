@@ -99,14 +99,14 @@ def test_an_existing_directory_is_a_png_folder_whatever_its_name(tmp_path: Path)
     assert output_kind(tmp_path / "shots.v2") is OutputKind.FOLDER
 
 
-@pytest.mark.parametrize("suffix", [".avi", ".png", ".webm"])
+@pytest.mark.parametrize("suffix", [".avi", ".png", ".mkv"])
 def test_other_suffixes_are_usage_errors(tmp_path: Path, suffix: str) -> None:
     target = tmp_path / f"out{suffix}"
     with pytest.raises(UsageError) as info:
         output_kind(target)
     assert str(info.value) == (
-        f"{target}: unsupported output '{suffix}'; allowed: .mp4, .gif, .html, .vtt (captions) "
-        "or a folder"
+        f"{target}: unsupported output '{suffix}'; allowed: .mp4, .webm, .gif, .html, .vtt "
+        "(captions) or a folder"
     )
 
 

@@ -27,8 +27,9 @@ from searchvid.render.encode import (
     output_kind,
 )
 from searchvid.render.html import DATA_ELEMENT_ID, Annotates, HtmlEncoder
-from searchvid.render.pipeline import RenderJob, VideoWriter, render
+from searchvid.render.pipeline import RenderJob, render
 from searchvid.render.settings import VideoOptions
+from searchvid.render.writer import VideoWriter
 
 PALETTE = np.array([(0, 0, 0), (255, 0, 0), (0, 200, 0), (20, 40, 250), (250, 250, 250)], np.uint8)
 H, W = 40, 48
@@ -107,7 +108,7 @@ def encode(path: Path, frames: list[tuple[np.ndarray, Rect | None]], **kw: Any) 
 def test_html_is_the_output_kind_of_dot_html(tmp_path: Path) -> None:
     assert output_kind(tmp_path / "x.html") is OutputKind.HTML
     assert output_kind(tmp_path / "x.HTML") is OutputKind.HTML
-    allowed = r"allowed: \.mp4, \.gif, \.html, \.vtt \(captions\) or a folder"
+    allowed = r"allowed: \.mp4, \.webm, \.gif, \.html, \.vtt \(captions\) or a folder"
     with pytest.raises(UsageError, match=allowed):
         output_kind(tmp_path / "x.htm")
 

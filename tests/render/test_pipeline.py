@@ -11,7 +11,7 @@ from render_fakes import FakeView, walk
 
 from searchvid.errors import RunError, UsageError
 from searchvid.render.atlas import TileAtlas
-from searchvid.render.canvas import Canvas
+from searchvid.render.indexstrip import Canvas
 from searchvid.render.pipeline import RenderJob, render, render_frame
 from searchvid.render.settings import VideoOptions
 from searchvid.search.events import Event, EventKind

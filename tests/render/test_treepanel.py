@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchvid.render.canvas import Rect
-from searchvid.render.palette import PLAYER_COLORS
+from searchvid.render.palette import PLAYER_COLORS, UNDONE
 from searchvid.render.textink import MIN_TEXT, ramp
 from searchvid.render.treelayout import (
     ITEM_AGGREGATE,
@@ -240,10 +240,14 @@ def test_backtracking_colours_after_each_event() -> None:
     assert height == width >= 18  # disks with room for the current node's ring
     body = width - 8
     seen: set[int] = set()
+    left: int | None = None  # the node a step back leaves: ringed in the "undone" colour
+    left_node: int | None = None  # the node of the event before
     for event in BACKTRACKING:
         panel.observe(event)
         panel.draw()
         assert event.id is not None
+        left = left_node if event.kind is EventKind.BACKTRACK else None
+        left_node = event.id
         seen.add(event.id)
         path = {event.id}
         up = PARENTS[event.id]
@@ -258,7 +262,8 @@ def test_backtracking_colours_after_each_event() -> None:
                 assert colour(panel, row, col) == BACKGROUND
                 continue
             assert colour(panel, row, col) == VISITED, (event, node)
-            assert ring == (PATH if node == event.id else BACKGROUND), (event, node)
+            want = PATH if node == event.id else UNDONE if node == left else BACKGROUND
+            assert ring == want, (event, node)
             assert outline == (PATH if node in path else VISITED), (event, node)
 
 
@@ -293,9 +298,9 @@ def test_only_the_panel_colours_are_drawn() -> None:
             panel.observe(event)
         panel.draw()
         assert colours_in(panel.pixels) <= set(panel.colors)
-    # 12 base colours, two 9-colour scales and 4 blends for each of 3 text colours: a
-    # panel takes at most 33 of a GIF palette's 256
-    assert len(set(COLORS)) == len(COLORS) <= 42
+    # 13 base colours, two 9-colour scales and 4 blends for each of 3 text colours: a
+    # panel takes at most 34 of a GIF palette's 256
+    assert len(set(COLORS)) == len(COLORS) <= 43
 
 
 def test_same_events_same_bytes() -> None:
@@ -498,7 +503,7 @@ def test_beam_dropped_children_are_crossed_and_frontier_nodes_hollow() -> None:
 
 
 def test_legend_lists_only_the_states_the_run_uses() -> None:
-    assert panel_of(BACKTRACKING).legend == ("current", "visited", "leaf / dead end")
+    assert panel_of(BACKTRACKING).legend == ("current", "undone", "visited", "leaf / dead end")
     assert panel_of(BFS).legend == ("current", "frontier", "expanded", "leaf / dead end")
     mcts = panel_of(list(mcts_events(random.Random(0), 12)), 400, 300)
     assert mcts.legend == ("current", "most visits", "mean reward", "height: visits")
@@ -992,9 +997,9 @@ def test_every_text_is_at_least_12_px(width: int) -> None:
 def test_pictures_are_explained_by_their_frames() -> None:
     pictures = panel_of(BACKTRACKING, 400, 300, thumbnail=board)
     assert pictures.thumbnails
-    assert pictures.legend == ("current", "visited")  # a picture has no leaf shape
+    assert pictures.legend == ("current", "undone", "visited")  # a picture has no leaf shape
     dots = panel_of(BACKTRACKING, 400, 300)
-    assert dots.legend == ("current", "visited", "leaf / dead end")
+    assert dots.legend == ("current", "undone", "visited", "leaf / dead end")
 
 
 def test_the_current_decision_is_a_taller_mark_in_the_header() -> None:

@@ -55,6 +55,16 @@ class QuartoView:
         """``(4, 9)``."""
         return (ROWS, COLS)
 
+    def move_cells(self, node: Any, child: Any) -> tuple[tuple[int, int], ...]:
+        """The cells of a move: where it places its piece, and the reserve cell of the piece
+        it hands over (not the hand slot, which every move changes)."""
+        cells: list[tuple[int, int]] = []
+        if child.last >= 0 and child.last != node.last:
+            cells.append(divmod(child.last, 4))
+        if child.hand >= 0 and child.hand != node.hand:
+            cells.append((child.hand // 4, RESERVE_COLUMN + child.hand % 4))
+        return tuple(cells)
+
     def grid(self, node: Any) -> TileGrid:
         """The tiles of ``node``, a :class:`~searchvid.domains.quarto.rules.QuartoState`."""
         state: QuartoState = node

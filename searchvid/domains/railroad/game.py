@@ -23,6 +23,13 @@ seven to the end of the game (terminal; the reward is the final score mapped ont
 A state is the board, the round, the dice left to draw (None before the roll), the special
 routes used and whether one was used this round; nothing else takes part in ``==`` and
 ``hash``. The dice rolled and the dice skipped are kept beside it for the view only.
+
+Beside them a state keeps, once first asked for, its *spots* (the empty cells some piece
+fits, with their constraint keys, see :func:`grid.placed_spots`) and how many placements each
+piece has there, packed into one int. A state reached by drawing a piece gets both from its
+parent's by looking again at the drawn cell and its four neighbours only, and a roll or the
+end of a round keeps its parent's; so a playout never rescans the board, and drawing a random
+child does not list the moves.
 """
 
 from __future__ import annotations
@@ -38,8 +45,11 @@ from searchvid.domains.railroad.grid import (
     NEIGHBOURS,
     SIZE,
     START_CELLS,
+    Spots,
     fits_game,
     is_open_key,
+    placed_spots,
+    scan_spots,
 )
 from searchvid.domains.railroad.tiles import TILES
 from searchvid.domains.railroad.values import score_value
@@ -175,12 +185,26 @@ def game_rules() -> GameRules:
 
 
 _RULES = game_rules()
-_FIT = _RULES.fit_mask
 _PIECE_CHOICES = _RULES.piece_choices
 _F0, _F1, _F2, _F3 = FACING
 _BYTE: tuple[bytes, ...] = tuple(bytes((code,)) for code in range(256))
-_FACE_BITS: tuple[int, ...] = tuple(1 << f for f in range(len(FACE_NAMES)))
 _EMPTY_DICE: tuple[int, ...] = ()
+
+_BITS = 9
+"""Bits per piece in a packed count: at most 8 orientations fit a cell, on at most 49 cells."""
+_FIELD: tuple[int, ...] = tuple(((1 << _BITS) - 1) << (_BITS * p) for p in range(len(PIECE_NAMES)))
+"""``_FIELD[p]``: the bits of piece ``p``'s count in a packed count."""
+_PACKED: tuple[int, ...] = tuple(
+    sum(len(_PIECE_CHOICES[p][key]) << (_BITS * p) for p in range(len(PIECE_NAMES)))
+    for key in range(256)
+)
+"""``_PACKED[key]``: how many orientations of each piece fit a cell with ``key``, packed
+(non-zero exactly where some piece fits)."""
+_SPECIAL_FIELDS: tuple[int, ...] = tuple(
+    sum(_FIELD[_FIRST_SPECIAL + i] for i in range(len(SPECIAL_NAMES)) if free >> i & 1)
+    for free in range(_ALL_SPECIALS + 1)
+)
+"""``_SPECIAL_FIELDS[free]``: the fields of the special routes whose bits are set in ``free``."""
 
 Move = tuple[int, int, tuple[int, ...]]
 """``(piece, cell, cell bytes that fit)``: the ways to draw one piece on one cell."""
@@ -193,7 +217,17 @@ class GameState:
     used and special-this-round flag. :attr:`roll` and :attr:`skipped` are for the view only.
     """
 
-    __slots__ = ("_cells", "_dice", "_roll", "_round", "_skipped", "_special", "_used")
+    __slots__ = (
+        "_cells",
+        "_counts",
+        "_dice",
+        "_roll",
+        "_round",
+        "_skipped",
+        "_special",
+        "_spots",
+        "_used",
+    )
 
     CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
         {
@@ -212,6 +246,8 @@ class GameState:
     _special: bool
     _roll: tuple[int, ...]
     _skipped: tuple[int, ...]
+    _spots: Spots | None  # None until first asked for
+    _counts: int  # placements per piece on the spots, packed (see _PACKED)
 
     def __init__(
         self,
@@ -247,11 +283,13 @@ class GameState:
         faces = None if dice is None else tuple(sorted(dice))
         shown = (faces or ()) if roll is None else tuple(sorted(roll))
         _init(self, bytes(cells), round, faces, specials_used, special_this_round, shown, ())
+        _SET_SPOTS(self, None)
+        _SET_COUNTS(self, 0)
 
     @classmethod
     def start(cls) -> GameState:
         """The empty board before the first roll."""
-        return _state(START_CELLS, 1, None, 0, False, (), ())
+        return _state(START_CELLS, 1, None, 0, False, (), (), None, 0)
 
     # --- the state ---------------------------------------------------------------------------
 
@@ -359,6 +397,23 @@ class GameState:
             and is_open_key(_F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]])
         ]
 
+    def spots(self) -> Spots:
+        """The empty cells where some piece fits, row-major, as ``(cell, constraint key)``
+        (kept, see the module docstring)."""
+        spots = self._spots
+        if spots is None:
+            spots, counts = scan_spots(self._cells, _PACKED)
+            _SET_SPOTS(self, spots)
+            _SET_COUNTS(self, counts)
+        return spots
+
+    def _board_info(self) -> tuple[Spots, int]:
+        """The spots and the packed placements per piece."""
+        spots = self._spots
+        if spots is None:
+            spots = self.spots()
+        return spots, self._counts
+
     def settle(self) -> GameState:
         """This state with forced steps taken: a decision node where nothing fits is skipped.
 
@@ -368,7 +423,17 @@ class GameState:
         """
         if self._dice is None:
             return self
-        return _settle(self._cells, self._round, self._dice, self._used, self._special, self._roll)
+        spots, counts = self._board_info()
+        return _settle(
+            self._cells,
+            self._round,
+            self._dice,
+            self._used,
+            self._special,
+            self._roll,
+            spots,
+            counts,
+        )
 
     # --- capabilities ------------------------------------------------------------------------
 
@@ -393,8 +458,11 @@ class GameState:
         if not self.is_chance():
             return []
         merged: dict[GameState, int] = {}
+        spots, counts = self._board_info()
         for faces, ways in ROLLS:
-            child = _settle(self._cells, self._round, faces, self._used, False, faces)
+            child = _settle(
+                self._cells, self._round, faces, self._used, False, faces, spots, counts
+            )
             merged[child] = merged.get(child, 0) + ways
         return [(ways / ROLL_WAYS, child) for child, ways in merged.items()]
 
@@ -409,7 +477,8 @@ class GameState:
         r = rng.randrange
         faces = (ROUTE_DIE[r(6)], ROUTE_DIE[r(6)], ROUTE_DIE[r(6)], STATION_DIE[r(6)])
         roll = tuple(sorted(faces))
-        return _settle(self._cells, self._round, roll, self._used, False, roll)
+        spots, counts = self._board_info()
+        return _settle(self._cells, self._round, roll, self._used, False, roll, spots, counts)
 
     def moves(self) -> list[Move]:
         """The placements of a decision node: dice by face id, then special routes; each by
@@ -417,26 +486,28 @@ class GameState:
         dice = self._dice
         if not dice and not self.special_open:
             return []
-        assert dice is not None  # special_open implies a decision node
-        cells = self._cells
-        spots = []
-        for c, n, e, s, w in NEIGHBOURS:
-            if not cells[c]:
-                key = _F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]]
-                if _FIT[key]:
-                    spots.append((c, key))
-        pieces = sorted(set(dice))
-        if self.special_open:
-            free = ~self._used
-            pieces += [_FIRST_SPECIAL + i for i in range(len(SPECIAL_NAMES)) if free >> i & 1]
+        spots, counts = self._board_info()
         result = []
-        for piece in pieces:
+        for piece in self._pieces():
+            if not counts & _FIELD[piece]:
+                continue  # fits nowhere
             table = _PIECE_CHOICES[piece]
             for c, key in spots:
                 fitting = table[key]
                 if fitting:
                     result.append((piece, c, fitting))
         return result
+
+    def _pieces(self) -> list[int]:
+        """What may be drawn at a decision node: the dice left by face id, then the special
+        routes still allowed (where one may be drawn this round), whether they fit or not."""
+        dice = self._dice
+        assert dice is not None
+        pieces = sorted(set(dice))
+        if self.special_open:
+            free = ~self._used
+            pieces += [_FIRST_SPECIAL + i for i in range(len(SPECIAL_NAMES)) if free >> i & 1]
+        return pieces
 
     def can_end_round(self, moves: Sequence[Move] | None = None) -> bool:
         """Whether the player may end the round here: no die left fits anywhere.
@@ -466,43 +537,70 @@ class GameState:
     def random_child(self, rng: random.Random) -> GameState | None:
         """One child drawn with ``rng``: at a chance node a roll (:meth:`sample_outcome`),
         else uniformly, the child ``rng.choice(list(children()))`` would draw."""
-        if self._dice is None:
+        dice = self._dice
+        if dice is None:
             return self.sample_outcome(rng) if self._round <= ROUNDS else None
-        moves = self.moves()
-        total = sum(len(fitting) for _, _, fitting in moves)
-        end = self.can_end_round(moves)
+        # the moves are counted from the packed counts, not listed (the playouts' hot path)
+        pieces = [] if not dice and not self.special_open else self._pieces()
+        spots, counts = self._board_info()
+        total = 0
+        end = self._round <= ROUNDS
+        for piece in pieces:
+            n = (counts >> (_BITS * piece)) & _MASK
+            total += n
+            if n and piece < _FIRST_SPECIAL:
+                end = False  # a die still fits: the round cannot end
         if total + end == 0:
             return None
         index = rng.randrange(total + end)
-        for piece, cell, fitting in moves:
-            if index < len(fitting):
-                return self._play(piece, cell, fitting[index])
-            index -= len(fitting)
+        for piece in pieces:
+            n = (counts >> (_BITS * piece)) & _MASK
+            if index >= n:
+                index -= n
+                continue
+            table = _PIECE_CHOICES[piece]
+            for cell, key in spots:
+                fitting = table[key]
+                if index < len(fitting):
+                    return self._play(piece, cell, fitting[index])
+                index -= len(fitting)
         return self._end_round()
 
     def _play(self, piece: int, cell: int, code: int) -> GameState:
         cells = self._cells
         board = cells[:cell] + _BYTE[code] + cells[cell + 1 :]
+        spots, counts = self._board_info()
+        spots, counts = placed_spots(spots, counts, board, cell, _PACKED)
         dice = self._dice
         assert dice is not None
         if piece < _FIRST_SPECIAL:
             i = dice.index(piece)
+            left = dice[:i] + dice[i + 1 :]
             return _settle(
-                board, self._round, dice[:i] + dice[i + 1 :], self._used, self._special, self._roll
+                board, self._round, left, self._used, self._special, self._roll, spots, counts
             )
         used = self._used | 1 << (piece - _FIRST_SPECIAL)
-        return _settle(board, self._round, dice, used, True, self._roll)
+        return _settle(board, self._round, dice, used, True, self._roll, spots, counts)
 
     def _end_round(self) -> GameState:
-        return _next_round(self._cells, self._round, self._dice or (), self._used, self._roll)
+        spots, counts = self._board_info()
+        return _next_round(
+            self._cells, self._round, self._dice or (), self._used, self._roll, spots, counts
+        )
 
 
 # The slot descriptors' setters: they bypass the __setattr__ that keeps states immutable.
-_SETTERS = tuple(
-    vars(GameState)[name].__set__
-    for name in ("_cells", "_round", "_dice", "_used", "_special", "_roll", "_skipped")
-)
+_SET_CELLS = vars(GameState)["_cells"].__set__
+_SET_ROUND = vars(GameState)["_round"].__set__
+_SET_DICE = vars(GameState)["_dice"].__set__
+_SET_USED = vars(GameState)["_used"].__set__
+_SET_SPECIAL = vars(GameState)["_special"].__set__
+_SET_ROLL = vars(GameState)["_roll"].__set__
+_SET_SKIPPED = vars(GameState)["_skipped"].__set__
+_SET_SPOTS = vars(GameState)["_spots"].__set__
+_SET_COUNTS = vars(GameState)["_counts"].__set__
 _NEW = object.__new__
+_MASK = (1 << _BITS) - 1
 
 
 def _init(
@@ -515,10 +613,13 @@ def _init(
     roll: tuple[int, ...],
     skipped: tuple[int, ...],
 ) -> None:
-    for setter, value in zip(
-        _SETTERS, (cells, round_, dice, used, special, roll, skipped), strict=True
-    ):
-        setter(state, value)
+    _SET_CELLS(state, cells)
+    _SET_ROUND(state, round_)
+    _SET_DICE(state, dice)
+    _SET_USED(state, used)
+    _SET_SPECIAL(state, special)
+    _SET_ROLL(state, roll)
+    _SET_SKIPPED(state, skipped)
 
 
 def _state(
@@ -529,21 +630,22 @@ def _state(
     special: bool,
     roll: tuple[int, ...],
     skipped: tuple[int, ...],
+    spots: Spots | None,
+    counts: int,
 ) -> GameState:
-    """A state from trusted parts (the hot path: no checks)."""
+    """A state from trusted parts (the hot path: no checks); ``spots`` and ``counts`` must be
+    the cells' own (None: found when first asked for)."""
     state: GameState = _NEW(GameState)
-    _init(state, cells, round_, dice, used, special, roll, skipped)
+    _SET_CELLS(state, cells)
+    _SET_ROUND(state, round_)
+    _SET_DICE(state, dice)
+    _SET_USED(state, used)
+    _SET_SPECIAL(state, special)
+    _SET_ROLL(state, roll)
+    _SET_SKIPPED(state, skipped)
+    _SET_SPOTS(state, spots)
+    _SET_COUNTS(state, counts)
     return state
-
-
-def _fits_somewhere(cells: bytes, wanted: int) -> bool:
-    """Whether some piece with its bit in ``wanted`` fits some empty cell."""
-    fit = _FIT
-    f0, f1, f2, f3 = _F0, _F1, _F2, _F3
-    for c, n, e, s, w in NEIGHBOURS:
-        if not cells[c] and fit[f0[cells[n]] | f1[cells[e]] | f2[cells[s]] | f3[cells[w]]] & wanted:
-            return True
-    return False
 
 
 def _settle(
@@ -553,22 +655,33 @@ def _settle(
     used: int,
     special: bool,
     roll: tuple[int, ...],
+    spots: Spots,
+    counts: int,
 ) -> GameState:
-    """The decision node with these dice left, or the next round where nothing may be drawn."""
+    """The decision node with these dice left, or the next round where nothing may be drawn.
+
+    ``spots`` and ``counts`` are the cells' own: whether a piece fits somewhere is a look at
+    its field of ``counts``.
+    """
     wanted = 0
     for face in dice:
-        wanted |= _FACE_BITS[face]
-    if wanted and _fits_somewhere(cells, wanted):
-        return _state(cells, round_, dice, used, special, roll, ())
-    if not special and used.bit_count() < MAX_SPECIALS:
-        free = (~used & _ALL_SPECIALS) << _FIRST_SPECIAL
-        if free and _fits_somewhere(cells, free):
-            return _state(cells, round_, dice, used, special, roll, ())
-    return _next_round(cells, round_, dice, used, roll)
+        wanted |= _FIELD[face]
+    if counts & wanted:
+        return _state(cells, round_, dice, used, special, roll, (), spots, counts)
+    free = _SPECIAL_FIELDS[~used & _ALL_SPECIALS]
+    if not special and used.bit_count() < MAX_SPECIALS and counts & free:
+        return _state(cells, round_, dice, used, special, roll, (), spots, counts)
+    return _next_round(cells, round_, dice, used, roll, spots, counts)
 
 
 def _next_round(
-    cells: bytes, round_: int, skipped: tuple[int, ...], used: int, roll: tuple[int, ...]
+    cells: bytes,
+    round_: int,
+    skipped: tuple[int, ...],
+    used: int,
+    roll: tuple[int, ...],
+    spots: Spots,
+    counts: int,
 ) -> GameState:
     """The chance node of the round after ``round_``, or the end of the game."""
-    return _state(cells, round_ + 1, None, used, False, roll, skipped)
+    return _state(cells, round_ + 1, None, used, False, roll, skipped, spots, counts)

@@ -20,10 +20,13 @@ __all__ = [
     "OFFSETS",
     "SIZE",
     "START_CELLS",
+    "Spots",
     "constraint_key",
     "fits",
     "fits_game",
     "is_open_key",
+    "placed_spots",
+    "scan_spots",
 ]
 
 SIZE = 9
@@ -132,3 +135,81 @@ def _start_cells() -> bytes:
 
 START_CELLS: bytes = _start_cells()
 """The cells of the empty board: nothing but the twelve exits."""
+
+
+Spots = tuple[tuple[int, int], ...]
+"""Empty interior cells that take a tile, row-major, each as ``(cell, constraint key)``."""
+
+_AFFECTED: tuple[tuple[tuple[int, int, int, int, int], ...], ...] = tuple(
+    tuple(
+        nb
+        for nb in NEIGHBOURS
+        if nb[0] == cell or nb[0] in (cell - SIZE, cell + 1, cell + SIZE, cell - 1)
+    )
+    for cell in range(SIZE * SIZE)
+)
+"""``_AFFECTED[cell]``: the interior cells whose constraint key a change of ``cell`` may
+change (the cell itself and its four neighbours), each with its neighbours as in
+:data:`NEIGHBOURS`."""
+
+_AFFECTED_SET: tuple[frozenset[int], ...] = tuple(
+    frozenset(nb[0] for nb in around) for around in _AFFECTED
+)
+
+
+def scan_spots(cells: bytes, weight: tuple[int, ...]) -> tuple[Spots, int]:
+    """Every empty interior cell whose key has a non-zero ``weight``, and the weights' sum.
+
+    Args:
+        cells: The 81 cell bytes.
+        weight: ``weight[key]`` for each of the 256 constraint keys; 0 where no tile fits
+            (for example the number of tiles that fit).
+
+    Returns:
+        The spots, row-major, and the sum of their weights.
+    """
+    f0, f1, f2, f3 = FACING
+    spots = []
+    total = 0
+    for c, n, e, s, w in NEIGHBOURS:
+        if cells[c]:
+            continue
+        key = f0[cells[n]] | f1[cells[e]] | f2[cells[s]] | f3[cells[w]]
+        value = weight[key]
+        if value:
+            spots.append((c, key))
+            total += value
+    return tuple(spots), total
+
+
+def placed_spots(
+    spots: Spots, total: int, cells: bytes, cell: int, weight: tuple[int, ...]
+) -> tuple[Spots, int]:
+    """:func:`scan_spots` of ``cells``, from the spots of a board that differed only at
+    ``cell``: only that cell and its four neighbours are looked at again.
+
+    Args:
+        spots: The spots of the board before the change.
+        total: Their weights' sum.
+        cells: The cell bytes after the change.
+        cell: The one cell that changed.
+        weight: The weight table the spots were found with.
+    """
+    affected = _AFFECTED_SET[cell]
+    kept = []
+    for spot in spots:
+        if spot[0] in affected:
+            total -= weight[spot[1]]
+        else:
+            kept.append(spot)
+    f0, f1, f2, f3 = FACING
+    for c, n, e, s, w in _AFFECTED[cell]:
+        if cells[c]:
+            continue
+        key = f0[cells[n]] | f1[cells[e]] | f2[cells[s]] | f3[cells[w]]
+        value = weight[key]
+        if value:
+            kept.append((c, key))
+            total += value
+    kept.sort()
+    return tuple(kept), total

@@ -142,15 +142,15 @@ def _union_find(cells: bytes) -> list[int]:
             while parent[y] != y:
                 parent[y] = parent[parent[y]]
                 y = parent[y]
-            if x != y:
-                parent[max(x, y)] = min(x, y)
+            # the smaller root wins, so a network's root is its smallest node
+            if x < y:
+                parent[y] = x
+            elif y < x:
+                parent[x] = y
     return parent
 
 
-def _find(parent: list[int], x: int) -> int:
-    while parent[x] != x:
-        x = parent[x]
-    return x
+_EXIT_NODES: tuple[int, ...] = tuple(cell * 2 for cell in EXIT_CELLS)
 
 
 def exit_roots(cells: bytes) -> tuple[int, ...]:
@@ -159,7 +159,12 @@ def exit_roots(cells: bytes) -> tuple[int, ...]:
     Two exits share an id exactly when a network joins them.
     """
     parent = _union_find(cells)
-    return tuple(_find(parent, cell * 2) for cell in EXIT_CELLS)
+    roots = []
+    for x in _EXIT_NODES:
+        while parent[x] != x:
+            x = parent[x]
+        roots.append(x)
+    return tuple(roots)
 
 
 def cluster_sizes(cells: bytes) -> list[int]:
@@ -249,24 +254,44 @@ _FACING_GROUP: tuple[tuple[int, ...], ...] = tuple(
 """``_FACING_GROUP[d][code]``: group of a neighbour across side ``d`` that faces the cell."""
 
 
+def _route_steps(transport: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell byte: for each side carrying ``transport``, in side order N, E, S, W, its
+    index offset and the side of the neighbour facing it."""
+    return tuple(
+        tuple((OFFSETS[d], (d + 2) % 4) for d in range(4) if SIDES[code][d] == transport)
+        for code in range(CODE_COUNT)
+    )
+
+
+_ROUTE_STEPS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {
+    int(t): _route_steps(int(t)) for t in Transport
+}
+"""``_ROUTE_STEPS[transport][code]``: see :func:`_route_steps`."""
+
+
 def _route_graph(cells: bytes, transport: int) -> dict[int, list[int]]:
-    """Adjacency of interior cells joined by ``transport`` across their common edges."""
+    """Adjacency of interior cells joined by ``transport`` across their common edges.
+
+    Keys are the interior cells carrying ``transport``, ascending; each list holds the
+    neighbours in side order N, E, S, W.
+    """
     graph: dict[int, list[int]] = {}
+    steps = _ROUTE_STEPS[transport]
+    interior = _INTERIOR_SET
     for c in INTERIOR:
-        sides = SIDES[cells[c]]
-        if transport not in sides:
+        out = steps[cells[c]]
+        if not out:
             continue
-        links = graph.setdefault(c, [])
-        for d in range(4):
-            if sides[d] != transport:
-                continue
-            other = c + OFFSETS[d]
-            if other in _INTERIOR_SET and SIDES[cells[other]][(d + 2) % 4] == transport:
-                links.append(other)
+        graph[c] = [
+            c + offset
+            for offset, facing in out
+            if c + offset in interior and SIDES[cells[c + offset]][facing] == transport
+        ]
     return graph
 
 
 _INTERIOR_SET = frozenset(INTERIOR)
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(SIZE * SIZE))
 
 
 def longest_route(cells: bytes, transport: Transport, *, budget: int = 200_000) -> int:
@@ -277,19 +302,22 @@ def longest_route(cells: bytes, transport: Transport, *, budget: int = 200_000) 
     bound); boards from play stay far below the budget.
     """
     graph = _route_graph(cells, int(transport))
+    bit = _BIT
     best = 0
     steps = 0
-    for start in sorted(graph):
-        stack: list[tuple[int, int, int]] = [(start, 1 << start, 1)]
+    for start in graph:  # ascending
+        stack: list[tuple[int, int, int]] = [(start, bit[start], 1)]
+        pop, push = stack.pop, stack.append
         while stack:
-            cell, seen, length = stack.pop()
-            best = max(best, length)
+            cell, seen, length = pop()
+            if length > best:
+                best = length
             steps += 1
             if steps >= budget:
                 return best
             for other in graph[cell]:
-                if not seen >> other & 1:
-                    stack.append((other, seen | 1 << other, length + 1))
+                if not seen & bit[other]:
+                    push((other, seen | bit[other], length + 1))
     return best
 
 
@@ -317,26 +345,41 @@ class Score:
         return self.exits + self.longest_road + self.longest_rail + self.centre - self.errors
 
 
+_ENDS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple((OFFSETS[d], (d + 2) % 4, SIDES[code][d]) for d in range(4) if SIDES[code][d])
+    for code in range(CODE_COUNT)
+)
+"""``_ENDS[code]``: for each side carrying a route, in side order N, E, S, W: its index
+offset, the side of the neighbour facing it, and the transport."""
+
+
 def _error_ends(cells: bytes) -> Iterator[int]:
     """Every route end that counts as an error: the empty interior cell it leads into, or -1
     where it faces a blank side or the other transport (the outer edge is never an error)."""
+    interior = _INTERIOR_SET
     for c in INTERIOR:
-        sides = SIDES[cells[c]]
-        for d in range(4):
-            transport = sides[d]
-            if not transport:
-                continue
-            other = c + OFFSETS[d]
+        for offset, facing, transport in _ENDS[cells[c]]:
+            other = c + offset
             code = cells[other]
             if code == EMPTY:
-                if other in _INTERIOR_SET:
+                if other in interior:
                     yield other
-            elif SIDES[code][(d + 2) % 4] != transport:
+            elif SIDES[code][facing] != transport:
                 yield -1
 
 
 def _errors(cells: bytes) -> int:
-    return sum(1 for _ in _error_ends(cells))
+    errors = 0
+    interior = _INTERIOR_SET
+    for c in INTERIOR:
+        for offset, facing, transport in _ENDS[cells[c]]:
+            other = c + offset
+            code = cells[other]
+            if code == EMPTY:
+                errors += other in interior
+            elif SIDES[code][facing] != transport:
+                errors += 1
+    return errors
 
 
 def open_ends(cells: bytes, choices: Sequence[Sequence[int]]) -> tuple[int, int]:

@@ -18,6 +18,15 @@ neighbour shows there (0 blank, 1 road, 2 rail, 3 nothing yet). The tiles that f
 the 256 keys are computed once per tile set, so listing the children is a few table look-ups
 per empty cell.
 
+A board also keeps its *spots*, the open positions that take a tile with their keys, and how
+many placements they offer, once they are first asked for. A board made from another by
+:meth:`Board.place` or :meth:`Board.random_child` gets them from its parent's by looking
+again at the placed cell and its four neighbours only, so a random playout never rescans the
+board, and :meth:`Board.is_terminal` is a comparison. Boards listed by :meth:`Board.children`
+find theirs by a scan when first asked (most are never asked), so listing stays as cheap as
+before. Only the spots are kept, never the children: a board holds its 81 bytes and one small
+tuple, most of whose pairs it shares with its parent.
+
 These are the puzzle's rules (``rules = "puzzle"``). The published game, where a route end may
 face a blank side, has its own tables and states: :mod:`searchvid.domains.railroad.game`.
 """
@@ -36,8 +45,11 @@ from searchvid.domains.railroad.grid import (
     NEIGHBOURS,
     SIZE,
     START_CELLS,
+    Spots,
     fits,
     is_open_key,
+    placed_spots,
+    scan_spots,
 )
 from searchvid.domains.railroad.network import largest_network
 from searchvid.domains.railroad.tiles import TILES
@@ -59,9 +71,10 @@ class TileRules:
         codes: Cell bytes of the tiles in play, ascending.
         choices: ``choices[key]``: the cell bytes that fit a cell with constraint ``key``,
             ascending (empty for a key with no route leading in, which is not open).
+        counts: ``counts[key]``: how many tiles fit (``len(choices[key])``).
     """
 
-    __slots__ = ("choices", "codes", "name")
+    __slots__ = ("choices", "codes", "counts", "name")
 
     def __init__(self, name: TileSetName) -> None:
         self.name = name
@@ -70,6 +83,7 @@ class TileRules:
         self.choices: tuple[tuple[int, ...], ...] = tuple(
             tuple(t.id + 1 for t in tiles if fits(t.sides, key)) for key in range(256)
         )
+        self.counts: tuple[int, ...] = tuple(len(fitting) for fitting in self.choices)
 
     def __repr__(self) -> str:
         return f"TileRules({self.name!r})"
@@ -85,9 +99,10 @@ class Board:
     """An immutable Railroad Ink state: 81 cell bytes and the tile set in play.
 
     Boards are equal when their cells and tile sets are; :meth:`key` is the cell bytes.
+    The spots kept beside them (see the module docstring) take no part in that.
     """
 
-    __slots__ = ("_cells", "_rules")
+    __slots__ = ("_cells", "_rules", "_spots", "_total")
 
     CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
         {Capability.TERMINAL, Capability.REWARD, Capability.KEY, Capability.RANDOM_CHILD}
@@ -95,6 +110,10 @@ class Board:
 
     _cells: bytes
     _rules: TileRules
+    # unset until first asked for (boards listed by children() mostly never are, and
+    # leaving the slots unset keeps listing as cheap as before)
+    _spots: Spots
+    _total: int  # placements the spots offer
 
     def __init__(self, cells: bytes, rules: TileRules) -> None:
         if len(cells) != SIZE * SIZE:
@@ -145,18 +164,21 @@ class Board:
         """The byte of cell ``(row, col)`` (0 empty, else a tile or exit code)."""
         return self._cells[row * SIZE + col]
 
+    def spots(self) -> Spots:
+        """Open positions that take at least one tile, row-major, as ``(cell, key)``: the
+        cell and its constraint key (kept, see the module docstring)."""
+        try:
+            return self._spots
+        except AttributeError:
+            spots, total = scan_spots(self._cells, self._rules.counts)
+            _SET_SPOTS(self, spots)
+            _SET_TOTAL(self, total)
+            return spots
+
     def placements(self) -> list[tuple[int, tuple[int, ...]]]:
         """Open positions that take at least one tile, row-major, with the codes that fit."""
-        cells = self._cells
         choices = self._rules.choices
-        result = []
-        for c, n, e, s, w in NEIGHBOURS:
-            if cells[c]:
-                continue
-            fitting = choices[_F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]]]
-            if fitting:
-                result.append((c, fitting))
-        return result
+        return [(c, choices[key]) for c, key in self.spots()]
 
     def open_cells(self) -> list[int]:
         """Open positions: empty interior cells that some route leads into, row-major.
@@ -175,17 +197,29 @@ class Board:
     def place(self, cell: int, code: int) -> Board:
         """The board with tile byte ``code`` on ``cell`` (no legality check)."""
         cells = self._cells
-        return _board(cells[:cell] + bytes((code,)) + cells[cell + 1 :], self._rules)
+        rules = self._rules
+        board = _board(cells[:cell] + bytes((code,)) + cells[cell + 1 :], rules)
+        try:
+            spots = self._spots
+        except AttributeError:
+            return board  # the child finds its own when asked
+        spots, total = placed_spots(spots, self._total, board._cells, cell, rules.counts)
+        _SET_SPOTS(board, spots)
+        _SET_TOTAL(board, total)
+        return board
 
     def move_count(self) -> int:
         """Number of legal placements (children)."""
-        return sum(len(fitting) for _, fitting in self.placements())
+        self.spots()
+        return self._total
 
     def children(self) -> Iterator[Board]:
         """Every legal placement: positions row-major, then tiles by id."""
         cells = self._cells
         rules = self._rules
-        for c, fitting in self.placements():
+        choices = rules.choices
+        for c, key in self.spots():
+            fitting = choices[key]
             head, tail = cells[:c], cells[c + 1 :]
             for code in fitting:
                 yield _board(head + _BYTE[code] + tail, rules)
@@ -193,31 +227,41 @@ class Board:
     def random_child(self, rng: random.Random) -> Board | None:
         """One legal placement drawn uniformly, or None when there is none.
 
-        It is the child ``rng.choice(list(children()))`` would draw, found by counting the
-        fitting tiles per open position instead of building every child.
+        It is the child ``rng.choice(list(children()))`` would draw (one ``randrange`` of
+        the number of children), found by counting the fitting tiles per open position
+        instead of building every child. The child keeps its spots (the hot path of a
+        playout: no rescan).
         """
-        options = self.placements()
-        total = sum(len(fitting) for _, fitting in options)
+        try:
+            spots = self._spots
+        except AttributeError:
+            spots = self.spots()
+        total = self._total
         if total == 0:
             return None
         index = rng.randrange(total)
-        for c, fitting in options:
+        rules = self._rules
+        choices = rules.choices
+        for c, key in spots:
+            fitting = choices[key]
             if index < len(fitting):
-                return self.place(c, fitting[index])
+                cells = self._cells
+                cells = cells[:c] + _BYTE[fitting[index]] + cells[c + 1 :]
+                spots, total = placed_spots(spots, total, cells, c, rules.counts)
+                board = _board(cells, rules)
+                _SET_SPOTS(board, spots)
+                _SET_TOTAL(board, total)
+                return board
             index -= len(fitting)
         raise AssertionError("unreachable: index within total")
 
     def is_terminal(self) -> bool:
         """Whether no tile can be placed any more."""
-        cells = self._cells
-        choices = self._rules.choices
-        for c, n, e, s, w in NEIGHBOURS:
-            if (
-                not cells[c]
-                and choices[_F0[cells[n]] | _F1[cells[e]] | _F2[cells[s]] | _F3[cells[w]]]
-            ):
-                return False
-        return True
+        try:
+            return self._total == 0
+        except AttributeError:
+            self.spots()
+            return self._total == 0
 
     def reward(self) -> float:
         """Seed 001's partial reward: exits in the largest network over 12."""
@@ -227,12 +271,15 @@ class Board:
 # The slot descriptors' setters: they bypass the __setattr__ that keeps boards immutable.
 _SET_CELLS = vars(Board)["_cells"].__set__
 _SET_RULES = vars(Board)["_rules"].__set__
+_SET_SPOTS = vars(Board)["_spots"].__set__
+_SET_TOTAL = vars(Board)["_total"].__set__
 _NEW = object.__new__
 _BYTE: tuple[bytes, ...] = tuple(bytes((code,)) for code in range(256))
 
 
 def _board(cells: bytes, rules: TileRules) -> Board:
-    """A board from trusted parts: no length check (the children hot path)."""
+    """A board from trusted parts: no length check (the children hot path); its spots are
+    found when first asked for, unless the caller sets them."""
     board: Board = _NEW(Board)
     _SET_CELLS(board, cells)
     _SET_RULES(board, rules)

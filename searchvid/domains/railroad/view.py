@@ -139,6 +139,13 @@ class RailroadView:
         """The 9x9 board, border included; one more row under it under the game's rules."""
         return (SIZE + 1, SIZE) if self._game else (SIZE, SIZE)
 
+    def move_cells(self, node: Any, child: Any) -> tuple[tuple[int, int], ...]:
+        """The cells where the move from ``node`` to ``child`` draws routes (not the open
+        markers it moves, nor the game's row)."""
+        before = np.frombuffer(node.cells, dtype=np.uint8)
+        after = np.frombuffer(child.cells, dtype=np.uint8)
+        return tuple(divmod(int(k), SIZE) for k in np.flatnonzero(before != after))
+
     def grid(self, node: Any) -> TileGrid:
         """Tile ids of ``node``: its cells, with empty interior cells shown empty or open;
         under the game's rules the row of the round, its dice and the special routes."""

@@ -42,6 +42,12 @@ class TicTacToeView:
         """``(size, size)``."""
         return (self._size, self._size)
 
+    def move_cells(self, node: Any, child: Any) -> tuple[tuple[int, int], ...]:
+        """The cell of the mark that makes ``child`` from ``node``: only it, not the cells
+        whose highlight the move changes (the last move's, a winning line's)."""
+        last: int = child.last
+        return (divmod(last, self._size),) if last >= 0 else ()
+
     def grid(self, node: Any) -> TileGrid:
         """The tiles of ``node``, a :class:`~searchvid.domains.tictactoe.rules.Board`."""
         board: Board = node

@@ -86,6 +86,15 @@ class Tree:
     def __repr__(self) -> str:
         return f"Tree({self.label!r}, {len(self.children)} children)"
 
+    def labels(self) -> list[str]:
+        """The nodes' labels in pre-order (the root first, children in the order written)."""
+        labels, stack = [], [self]
+        while stack:  # no recursion: trees may be deep
+            node = stack.pop()
+            labels.append(node.label)
+            stack.extend(reversed(node.children))
+        return labels
+
     def size(self) -> int:
         """Number of nodes in the tree."""
         count, stack = 0, [self]

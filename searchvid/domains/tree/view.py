@@ -86,7 +86,9 @@ KEYS: tuple[tuple[NodeState, str], ...] = (
     (NodeState.UNVISITED, "not reached yet"),
 )
 """The legend's entries: one label-less box per state (tiles ``key-<state>``)."""
-MAX_NODES = (np.iinfo(np.int16).max + 1 - _EDGE_TILES - len(KEYS)) // (_STATES * BOX)
+GOAL_KEY = "key-goal"
+"""The legend's swatch of a goal node (drawn when the tree has a goal)."""
+MAX_NODES = (np.iinfo(np.int16).max + 1 - _EDGE_TILES - len(KEYS) - 1) // (_STATES * BOX)
 """The most nodes a tree may have for its tile ids to fit in int16."""
 
 
@@ -152,19 +154,21 @@ class TreeView:
     visited) until an event shows it.
 
     A caller that never calls :meth:`observe` (a loop of its own through
-    :class:`~searchvid.render.pipeline.VideoWriter`) still fills the tree: each node passed
+    :class:`~searchvid.render.writer.VideoWriter`) still fills the tree: each node passed
     to :meth:`grid` then counts as visited from that frame on. One view follows one search;
     :meth:`reset` forgets it.
 
     Args:
         tree: The tree whose nodes (:class:`TreeNode` over the same ``Tree`` objects) will be
             drawn.
+        goal: The label of the goal nodes (None: none): their boxes carry a black corner
+            flag, in every state, and the legend explains it.
 
     Raises:
         UsageError: The tree has more than :data:`MAX_NODES` nodes.
     """
 
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree, *, goal: str | None = None) -> None:
         layout, index = _layout(tree)
         count = len(layout.labels)
         if count > MAX_NODES:
@@ -182,7 +186,8 @@ class TreeView:
             for state in NodeState
             for part in range(BOX)
         ]
-        key_names = [f"key-{state.name.lower()}" for state, _ in KEYS]
+        key_names = [f"key-{state.name.lower()}" for state, _ in KEYS] + [GOAL_KEY]
+        self._goal = frozenset(i for i, label in enumerate(layout.labels) if label == goal)
         self._keys = _EDGE_TILES + count * _STATES * BOX  # the first key tile's id
         self._tileset = TileSet(names=tuple(edge_names + node_names + key_names), draw=self._draw)
         self._base, self._box_cells = self._base_grid()
@@ -212,7 +217,10 @@ class TreeView:
     @property
     def marks(self) -> tuple[Mark, ...]:
         """What a node box's look means, for the frame's legend."""
-        return tuple(Mark(f"key-{state.name.lower()}", words) for state, words in KEYS)
+        marks = [Mark(f"key-{state.name.lower()}", words) for state, words in KEYS]
+        if self._goal:
+            marks.append(Mark(GOAL_KEY, "goal (corner flag)"))
+        return tuple(marks)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -343,6 +351,8 @@ class TreeView:
         tile_id = self._tileset.id(name)
         if tile_id < _EDGE_TILES:
             return _draw_edges(tile_id, size)
+        if tile_id >= self._keys + len(KEYS):
+            return _draw_goal_key(size)
         if tile_id >= self._keys:
             return _draw_key(KEYS[tile_id - self._keys][0], size)
         i, rest = divmod(tile_id - _EDGE_TILES, _STATES * BOX)
@@ -371,9 +381,10 @@ class TreeView:
             parent=layout.parent[i] >= 0,
             children=layout.has_children[i],
         )
-        _draw_frame(
-            draw, (margin_x, margin_y, width - margin_x - 1, size - margin_y - 1), state, size
-        )
+        box = (margin_x, margin_y, width - margin_x - 1, size - margin_y - 1)
+        _draw_frame(draw, box, state, size)
+        if i in self._goal:
+            _draw_flag(draw, box, size)
         face, spacing = self._font(size)
         inner = width - 2 * margin_x - 4 * _box_margins(size)[2]
         lines = _wrap(layout.labels[i], face, inner) or [layout.labels[i]]
@@ -517,6 +528,26 @@ def _draw_key(state: NodeState, size: int) -> Image.Image:
         draw.rectangle((x, 0, x + line - 1, margin_y - 1), fill=HIGHLIGHT)
     inset = margin_x + 2 * border
     _draw_frame(draw, (inset, margin_y, size - inset - 1, size - margin_y - 1), state, size)
+    return image
+
+
+def _draw_flag(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], size: int) -> None:
+    """A goal's mark: a black triangle filling the box's top-right corner (a shape, so it
+    reads whatever the box's fill)."""
+    _, top, right, _ = box
+    side = max(4, size // 4)
+    draw.polygon([(right - side, top), (right, top), (right, top + side)], fill=BORDER)
+
+
+def _draw_goal_key(size: int) -> Image.Image:
+    """The legend swatch of a goal: an unlabelled, unvisited node box with its flag."""
+    image = Image.new("RGB", (size, size), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    margin_y, margin_x, border = _box_margins(size)
+    inset = margin_x + 2 * border
+    box = (inset, margin_y, size - inset - 1, size - margin_y - 1)
+    _draw_frame(draw, box, NodeState.UNVISITED, size)
+    _draw_flag(draw, box, size)
     return image
 
 

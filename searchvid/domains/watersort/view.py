@@ -29,6 +29,10 @@ class WaterSortView:
     highlighted ("lit") tiles.
     """
 
+    move_cells = None
+    """A pour changes two tubes and many pours share a tube: moves have no board position
+    of their own, so no heat map of the MCTS root's moves."""
+
     def __init__(self, n_tubes: int, capacity: int) -> None:
         self.n_tubes = n_tubes
         self.capacity = capacity

@@ -77,6 +77,7 @@ class Backtracking(Algorithm[BacktrackingOptions]):
     summary = "Depth-first search that shows every step down and every step back."
     options_type = BacktrackingOptions
     value_option = "value"
+    backtracks = True
 
     _visited: int = 0
     """Nodes visited so far (ENTER/LEAF events)."""

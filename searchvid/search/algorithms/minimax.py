@@ -189,6 +189,7 @@ class Minimax(Algorithm[MinimaxOptions]):
     title = "minimax"
     move_phase = "playing"
     reports_values = True
+    backtracks = True
     summary = (
         "Negamax with alpha-beta and a transposition table: solves two-player games; "
         "expectimax in games of chance."

@@ -1,0 +1,389 @@
+"""A heat map of the MCTS root's children on the board itself, as Go engines show.
+
+While a Monte Carlo tree search thinks about a move (from the first ``SELECT`` of an
+iteration from the root to the ``MOVE`` that commits a move), each child of the root tints
+the board cells its move occupies, more strongly the larger its share of the root's
+visits, and writes its visit count there when the cell is big enough for text. The most
+visited child, the first move of the principal variation the tree panel lights, is
+outlined in the panel's sky blue. After the ``MOVE``
+the heat clears. Everything is read from the events (``EXPAND``, ``SELECT``, ``BACKUP``,
+``MOVE``), so it works for any domain.
+
+**Which cells a move occupies.** By default, the cells whose tile id differs between the
+root's grid and the child's. A view may say better with a ``move_cells(node, child)``
+method returning the ``(row, col)`` cells (empty: this move has no board position), or
+opt out with ``move_cells = None`` (no heat map and no legend entry for its boards). A
+cell that several moves occupy sums their visits.
+
+**Exact pixels.** A heated cell is a pure function of its tile and of its heat (level,
+count, outline), painted over the board after the board's own incremental redraw, so a
+frame is the same whether the board was redrawn in part or in full. The tint blends only
+the tile's ground (its most common colour) toward :data:`TINT`, so the GIF palette needs
+only a few colours per ground (:meth:`HeatLayer.extra_colors`); the count is set on a
+badge in the status strip's colours.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from searchvid.errors import UserCodeError
+from searchvid.render.atlas import RGB, TileAtlas
+from searchvid.render.boardlegend import Mark
+from searchvid.render.canvas import Pixels, TileBoard
+from searchvid.render.hud import HUD_COLORS
+from searchvid.render.palette import REDDISH_PURPLE, SKY_BLUE
+from searchvid.render.settings import VideoOptions
+from searchvid.render.textink import MIN_TEXT, TextInk, blend
+from searchvid.render.view import TileGrid
+from searchvid.search.events import Event, EventKind
+from searchvid.usercode import method_location, shown
+
+MoveCells = Callable[[Any, Any], Iterable[tuple[int, int]]]
+"""A view's ``move_cells(node, child)``: the ``(row, col)`` cells of the board the move from
+``node`` to its child ``child`` occupies (empty: the move has no board position)."""
+
+TINT: RGB = REDDISH_PURPLE
+"""The colour a heated cell's ground is blended toward (no other MCTS mark uses it)."""
+
+PV: RGB = SKY_BLUE
+"""The outline of the most visited move: the tree panel's principal-variation colour."""
+
+LEVELS = 4
+"""Steps of tint: a move with a share ``s > 0`` of the root's visits gets level
+``ceil(LEVELS * s)``, blended ``0.2 * level`` of the way toward :data:`TINT`."""
+
+ALPHA = 0.2
+"""How far each level blends the ground toward :data:`TINT`."""
+
+HEAT_MARK = Mark("searchvid:heat", "visits of each move")
+"""The legend's entry for the tint (a swatch at the top level)."""
+
+PV_MARK = Mark("searchvid:heat-pv", "most visited move")
+"""The legend's entry for the outline."""
+
+MARKS = (HEAT_MARK, PV_MARK)
+"""The legend entries a heat map adds, when it is on."""
+
+BADGE: RGB = HUD_COLORS[0]
+"""The count's badge: the status strip's background."""
+
+INK: RGB = HUD_COLORS[2]
+"""The count's text: the status strip's colour (its blends are already in the palette)."""
+
+
+def heat_marks(video: VideoOptions, heat: bool) -> tuple[Mark, ...]:
+    """The legend entries of a heat map on boards that may show one (``heat``) under
+    ``video``: none when ``heatmap`` is off, or when only MOVE frames are drawn (the heat,
+    shown while the search thinks, would never be on screen)."""
+    if not heat or video.heatmap == "off" or video.frames == "moves":
+        return ()
+    return MARKS
+
+
+def heat_possible(view: Any) -> bool:
+    """Whether ``view``'s moves have board positions (it does not set ``move_cells = None``)."""
+    return getattr(view, "move_cells", True) is not None
+
+
+@dataclass(frozen=True)
+class CellHeat:
+    """What one heated cell shows.
+
+    Attributes:
+        visits: Visits of the moves occupying the cell.
+        level: Tint level, 1 to :data:`LEVELS`.
+        best: Whether the most visited move occupies it (outlined).
+    """
+
+    visits: int
+    level: int
+    best: bool
+
+
+class HeatTracker:
+    """The root's children and their visits, from the events.
+
+    Args:
+        cells: The flat cell indices (row * cols + col) a move from the root ``node`` to
+            ``child`` occupies.
+    """
+
+    def __init__(self, cells: Callable[[Any, Any], tuple[int, ...]]) -> None:
+        self._cells_of = cells
+        self._parent: dict[int, int | None] = {}
+        self._kids: dict[int, list[tuple[int, Any]]] = {}
+        self._visits: dict[int, int] = {}
+        self._root: int | None = None
+        self._root_node: Any = None
+        self._thinking = False
+        self._cells: dict[int, tuple[int, ...]] = {}
+
+    @property
+    def thinking(self) -> bool:
+        """Whether the search is thinking about a move from the root (heat is shown)."""
+        return self._thinking
+
+    def observe(self, event: Event) -> None:
+        """Take one event of the stream (every event, in order)."""
+        i = event.id
+        if i is None:
+            return
+        kind = event.kind
+        if i not in self._parent:
+            self._parent[i] = event.parent
+            if event.parent is not None:
+                self._kids.setdefault(event.parent, []).append((i, event.node))
+        played = kind is EventKind.MOVE or kind is EventKind.ROLL
+        if played or (self._root is None and event.parent is None):
+            self._reroot(i, event.node)
+        elif kind is EventKind.SELECT:  # an iteration from the root: thinking
+            self._thinking = True
+        elif kind is EventKind.BACKUP:
+            self._backup(i)
+
+    def _reroot(self, i: int, node: Any) -> None:
+        self._root, self._root_node = i, node
+        self._thinking = False
+        self._cells.clear()
+
+    def _backup(self, i: int) -> None:
+        """One visit for ``i`` and each ancestor up to the root (as MCTS counts)."""
+        visits, parent, root = self._visits, self._parent, self._root
+        g: int | None = i
+        while g is not None:
+            visits[g] = visits.get(g, 0) + 1
+            if g == root:
+                break
+            g = parent.get(g)
+
+    def heat(self) -> dict[int, CellHeat]:
+        """Each heated cell (flat index) and what it shows; empty when not thinking."""
+        if not self._thinking or self._root is None:
+            return {}
+        counts: dict[int, int] = {}
+        best: list[int] = []
+        top = 0
+        total = 0
+        for i, node in self._kids.get(self._root, ()):
+            n = self._visits.get(i, 0)
+            if not n:
+                continue
+            total += n
+            cells = self._cells.get(i)
+            if cells is None:
+                cells = self._cells[i] = self._cells_of(self._root_node, node)
+            for cell in cells:
+                counts[cell] = counts.get(cell, 0) + n
+            if n > top:
+                top, best = n, list(cells)
+            elif n == top:
+                best = []  # a tie: no single most visited move to mark
+        marked = set(best)
+        return {
+            cell: CellHeat(n, max(1, math.ceil(LEVELS * n / total)), cell in marked)
+            for cell, n in counts.items()
+        }
+
+
+class HeatLayer:
+    """One board's heat map: its tracker, and the heated cells painted over the board.
+
+    Args:
+        view: The board's view (its grids, and its ``move_cells`` hook if it has one).
+    """
+
+    def __init__(self, view: Any) -> None:
+        self._view = view
+        self._hook: MoveCells | None = getattr(view, "move_cells", None)
+        self._cols = int(view.shape[1])
+        self._rows = int(view.shape[0])
+        self._root_grid: tuple[Any, TileGrid] | None = None
+        self.tracker = HeatTracker(self._move_cells)
+        self._shown: dict[int, CellHeat] = {}
+        self._pictures: dict[tuple[int, CellHeat], Pixels] = {}
+        self._atlas: TileAtlas | None = None
+        self._grounds: npt.NDArray[np.uint8] | None = None
+        self._text: TextInk | None = None
+
+    # -- cells ----------------------------------------------------------------------------
+
+    def _move_cells(self, node: Any, child: Any) -> tuple[int, ...]:
+        if self._hook is not None:
+            return self._hooked(node, child)
+        cached = self._root_grid
+        if cached is None or cached[0] is not node:
+            cached = self._root_grid = (node, self._view.grid(node))
+        changed = np.flatnonzero(np.asarray(self._view.grid(child)) != cached[1])
+        return tuple(int(k) for k in changed)
+
+    def _hooked(self, node: Any, child: Any) -> tuple[int, ...]:
+        assert self._hook is not None
+        answer = self._hook(node, child)
+        try:
+            pairs = [(r, c) for r, c in answer]
+        except (TypeError, ValueError):
+            pairs = []
+            answer_ok = False
+        else:
+            answer_ok = all(
+                isinstance(r, int | np.integer)
+                and isinstance(c, int | np.integer)
+                and 0 <= r < self._rows
+                and 0 <= c < self._cols
+                for r, c in pairs
+            )
+        if not answer_ok:
+            raise UserCodeError(
+                str(method_location(getattr(self._view, "_view", self._view), "move_cells")),
+                f"returned {shown(answer)}; it must be (row, col) cells of the "
+                f"{self._rows} x {self._cols} board",
+            )
+        return tuple(sorted({int(r) * self._cols + int(c) for r, c in pairs}))
+
+    # -- colours --------------------------------------------------------------------------
+
+    @staticmethod
+    def extra_colors(tiles: Pixels) -> list[RGB]:
+        """The colours heated cells and the legend's swatches may add to tiles ``tiles``
+        (``(n, s, s, 3)``): each tile's ground at every level, and the outline."""
+        colors: list[RGB] = [PV]
+        for ground in {_ground(tile) for tile in tiles}:
+            colors.extend(_tinted(ground, level) for level in range(1, LEVELS + 1))
+        return colors
+
+    def bind(self, atlas: TileAtlas) -> None:
+        """Draw with ``atlas``'s tiles (call once the frame's atlas is built)."""
+        self._atlas = atlas
+        self._grounds = np.array([_ground(t) for t in atlas.tiles], dtype=np.uint8)
+        size = max(MIN_TEXT, atlas.size // 5)
+        text = TextInk(size)
+        self._text = (
+            text if text.height >= MIN_TEXT and text.height + 8 <= atlas.size // 2 else None
+        )
+
+    @property
+    def text_height(self) -> int | None:
+        """The ink height of the counts (None: cells too small, no counts drawn)."""
+        return self._text.height if self._text is not None else None
+
+    def swatch(self, name: str) -> Pixels | None:
+        """The legend's picture of mark ``name`` (None: not a heat mark)."""
+        if name not in (HEAT_MARK.tile, PV_MARK.tile):
+            return None
+        assert self._atlas is not None, "bind() first"
+        assert self._grounds is not None
+        # the first tile with the most common ground: an empty cell on most boards
+        picture = self._tinted_tile(0, LEVELS)
+        if name == PV_MARK.tile:
+            _outline(picture, max(2, picture.shape[0] // 8 & ~1))
+        return picture
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def paint(self, board: TileBoard, before: TileGrid | None, redrawn: int) -> None:
+        """Paint the heat over ``board`` after its ``update`` (``before``: its grid before,
+        ``redrawn``: what ``update`` returned), restoring cells that lost their heat."""
+        grid = board.grid
+        if grid is None:
+            return
+        heat = self.tracker.heat()
+        flat = grid.ravel()
+        # cells the board drew again from its grid (None: it may have drawn any of them;
+        # other marks' cells are re-blitted too, so the grid's changes alone do not say)
+        fresh: set[int] | None = set() if redrawn == 0 and before is not None else None
+        for k in set(self._shown) | set(heat):
+            wanted = heat.get(k)
+            if wanted == self._shown.get(k) and fresh is not None:
+                continue
+            tile = int(flat[k])
+            if wanted is None:  # the cell lost its heat: its tile, as the board draws it
+                self._blit(board, k, board.atlas.tiles[tile])
+            else:
+                self._blit(board, k, self._picture(tile, wanted))
+        self._shown = heat
+
+    def _blit(self, board: TileBoard, k: int, picture: Pixels) -> None:
+        s = board.atlas.size
+        r, c = divmod(k, self._cols)
+        board.buffer.paint_rgb(board.top + r * s, board.left + c * s, picture)
+
+    def _picture(self, tile: int, heat: CellHeat) -> Pixels:
+        key = (tile, heat)
+        picture = self._pictures.get(key)
+        if picture is None:
+            picture = self._tinted_tile(tile, heat.level)
+            if heat.best:
+                _outline(picture, max(2, picture.shape[0] // 16 & ~1))
+            if self._text is not None:
+                _badge(picture, self._text, str(heat.visits))
+            if len(self._pictures) > 4096:
+                self._pictures.clear()
+            self._pictures[key] = picture
+        return picture
+
+    def _tinted_tile(self, tile: int, level: int) -> Pixels:
+        assert self._atlas is not None, "bind() first"
+        assert self._grounds is not None
+        picture: Pixels = self._atlas.tiles[tile].copy()
+        ground = self._grounds[tile]
+        where = (picture == ground).all(axis=-1)
+        picture[where] = self._snap(_tinted(_rgb(ground), level))
+        return picture
+
+    def _snap(self, color: RGB) -> RGB:
+        """``color`` itself, or the nearest palette colour when the atlas had to quantise
+        (every format then still shows the same pixels)."""
+        assert self._atlas is not None
+        palette = self._atlas.palette.astype(np.int32)
+        k = int(((palette - np.array(color, dtype=np.int32)) ** 2).sum(axis=1).argmin())
+        return _rgb(self._atlas.palette[k])
+
+
+def _rgb(color: Any) -> RGB:
+    return (int(color[0]), int(color[1]), int(color[2]))
+
+
+def _ground(tile: Pixels) -> RGB:
+    """The most common colour of ``tile`` (ties: the smallest packed value)."""
+    flat = tile.reshape(-1, 3)
+    colors, counts = np.unique(flat, axis=0, return_counts=True)
+    return _rgb(colors[int(counts.argmax())])
+
+
+def _tinted(ground: RGB, level: int) -> RGB:
+    """``ground`` blended ``ALPHA * level`` of the way toward :data:`TINT`."""
+    a = ALPHA * level
+    return (
+        round(ground[0] + (TINT[0] - ground[0]) * a),
+        round(ground[1] + (TINT[1] - ground[1]) * a),
+        round(ground[2] + (TINT[2] - ground[2]) * a),
+    )
+
+
+def _outline(picture: Pixels, width: int) -> None:
+    """A :data:`PV` frame ``width`` pixels wide along ``picture``'s edges, in place."""
+    picture[:width] = PV
+    picture[-width:] = PV
+    picture[:, :width] = PV
+    picture[:, -width:] = PV
+
+
+def _badge(picture: Pixels, text: TextInk, words: str) -> None:
+    """``words`` on a badge in the status strip's colours, centred in ``picture``."""
+    ink = text.ink(words)
+    side = picture.shape[0]
+    height, width = ink.shape[0] + 4, min(ink.shape[1] + 8, side - 4)
+    top, left = (side - height) // 2, (side - width) // 2
+    box = picture[top : top + height, left : left + width]
+    box[:] = BADGE
+    level = np.zeros(box.shape[:2], dtype=np.uint8)
+    part = ink[:, : width - 4]
+    level[2 : 2 + part.shape[0], 4 : 4 + part.shape[1]] = part
+    blend(box, level, INK)

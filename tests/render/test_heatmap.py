@@ -1,0 +1,267 @@
+"""The MCTS heat map: the root's moves tinted on the board by their share of its visits."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from searchvid.cli import main
+from searchvid.errors import UserCodeError
+from searchvid.render.canvas import PixelFormat
+from searchvid.render.frame import FramePainter
+from searchvid.render.heatmap import (
+    ALPHA,
+    LEVELS,
+    PV,
+    TINT,
+    HeatLayer,
+    heat_possible,
+)
+from searchvid.render.job import track
+from searchvid.render.view import TileSet
+from searchvid.scene import Scene, scene_from_dict
+from searchvid.search.events import Event, EventKind
+
+TILE = 100
+
+
+def ttt_scene(**video: Any) -> Scene:
+    """Tic-tac-toe from a midgame position with four empty cells, MCTS playing both sides."""
+    return scene_from_dict(
+        {
+            "title": "heat",
+            "seed": 0,
+            "domain": {"name": "tictactoe", "position": "XOX/.O./.X."},
+            "search": {"algorithm": "mcts", "mode": "plan", "iterations": 40},
+            "video": {"tile_size": TILE, "opening": 0, "closing": 0, **video},
+        }
+    )
+
+
+def painter(scene: Scene, fmt: PixelFormat = PixelFormat.RGB24) -> FramePainter:
+    paint = FramePainter([track(scene.render_job(), None)], scene.video)
+    paint.open(fmt)
+    return paint
+
+
+def board(paint: FramePainter) -> np.ndarray:
+    """The board's pixels (3 x 3 tiles at the top left) as RGB."""
+    assert paint.buffer is not None
+    return np.asarray(paint.buffer.rgb())[: 3 * TILE, : 3 * TILE].copy()
+
+
+def first_decision(scene: Scene) -> Iterator[Event]:
+    """The events up to and including the first MOVE after the root's."""
+    moves = 0
+    for event in scene.events():
+        yield event
+        if event.kind is EventKind.MOVE:
+            moves += 1
+            if moves == 2:
+                return
+
+
+def root_child_visits(events: list[Event]) -> dict[int, tuple[Any, int]]:
+    """Per child of the root (tree node 0): its node and how many BACKUPs came through it."""
+    parent: dict[int, int | None] = {}
+    kids: dict[int, Any] = {}
+    visits: dict[int, int] = {}
+    for e in events:
+        if e.id is None:
+            continue
+        parent.setdefault(e.id, e.parent)
+        if e.parent == 0 and e.id not in kids:
+            kids[e.id] = e.node
+        if e.kind is EventKind.BACKUP:
+            i: int | None = e.id
+            while i is not None and parent.get(i) not in (0, None):
+                i = parent.get(i)
+            if i is not None and i != 0:
+                visits[i] = visits.get(i, 0) + 1
+    return {k: (node, visits.get(k, 0)) for k, node in kids.items()}
+
+
+def tinted(ground: tuple[int, int, int], level: int) -> tuple[int, ...]:
+    return tuple(round(g + (t - g) * ALPHA * level) for g, t in zip(ground, TINT, strict=True))
+
+
+def ground_of(tile: np.ndarray) -> tuple[int, int, int]:
+    colors, counts = np.unique(tile.reshape(-1, 3), axis=0, return_counts=True)
+    r, g, b = colors[int(counts.argmax())]
+    return int(r), int(g), int(b)
+
+
+def test_each_move_tints_its_cell_by_its_share_of_the_root_visits() -> None:
+    scene = ttt_scene()
+    events = list(first_decision(scene))
+    last_select = max(k for k, e in enumerate(events) if e.kind is EventKind.SELECT)
+    seen = events[: last_select + 1]
+    hot, plain = painter(scene), painter(ttt_scene(heatmap="off"))
+    for e in seen:
+        hot.observe(0, e)
+        plain.observe(0, e)
+    hot.draw(0, seen[-1], None)
+    plain.draw(0, seen[-1], None)
+    heated, bare = board(hot), board(plain)
+    children = root_child_visits(seen)
+    total = sum(n for _, n in children.values())
+    assert total > 0
+    top = max(n for _, n in children.values())
+    leaders = [k for k, (_, n) in children.items() if n == top]
+    cells = set()
+    for k, (node, n) in children.items():
+        r, c = divmod(node.last, 3)
+        cells.add((r, c))
+        y, x = r * TILE + TILE - 12, c * TILE + TILE // 2  # the tile's ground, below any mark
+        tile = bare[r * TILE : (r + 1) * TILE, c * TILE : (c + 1) * TILE]
+        ground = ground_of(tile)
+        assert tuple(bare[y, x]) == ground
+        if n == 0:
+            assert tuple(heated[y, x]) == ground
+            continue
+        level = max(1, math.ceil(LEVELS * n / total))
+        assert tuple(heated[y, x]) == tinted(ground, level), (k, n, total)
+        # the most visited move (when alone at the top) is outlined in the panel's PV colour
+        corner = tuple(heated[r * TILE + 1, c * TILE + TILE // 2])
+        assert (corner == PV) is (leaders == [k])
+    # no other cell changes
+    for r in range(3):
+        for c in range(3):
+            if (r, c) not in cells:
+                block = (slice(r * TILE, (r + 1) * TILE), slice(c * TILE, (c + 1) * TILE))
+                assert np.array_equal(heated[block], bare[block])
+
+
+def test_the_heat_clears_with_the_move_and_incremental_frames_equal_a_full_redraw() -> None:
+    scene = ttt_scene()
+    events = list(first_decision(scene))
+    step = painter(scene)  # draws every frame event: the incremental canvas at work
+    pal = painter(scene, PixelFormat.PAL8)  # the GIF's palette-index canvas
+    shown = [k for k, e in enumerate(events) if e.kind.shows_state]
+    checked = set(shown[:: max(1, len(shown) // 6)]) | set(shown[-3:])
+    for k, e in enumerate(events):
+        step.observe(0, e)
+        pal.observe(0, e)
+        if not e.kind.shows_state:
+            continue
+        step.draw(0, e, None)
+        pal.draw(0, e, None)
+        assert np.array_equal(board(pal), board(step)), (k, e.kind)
+        if k not in checked:
+            continue
+        fresh = painter(scene)  # the same frame drawn from scratch after the same events
+        for before in events[: k + 1]:
+            fresh.observe(0, before)
+        fresh.draw(0, e, None)
+        assert np.array_equal(board(step), board(fresh)), (k, e.kind)
+    assert events[-1].kind is EventKind.MOVE
+    plain = painter(ttt_scene(heatmap="off"))
+    for e in events:
+        plain.observe(0, e)
+    plain.draw(0, events[-1], None)
+    assert np.array_equal(board(step), board(plain))  # after the MOVE: no tint at all
+    assert not np.isin(board(step).reshape(-1, 3).tolist(), [list(PV)]).all(axis=1).any()
+
+
+class TinyView:
+    """Two rows of three cells; a node is its six tile ids."""
+
+    tileset = TileSet(names=("a", "b", "c"), draw=lambda name, size: None)  # type: ignore[arg-type,return-value]
+    shape = (2, 3)
+
+    def grid(self, node: tuple[int, ...]) -> np.ndarray:
+        return np.array(node, dtype=np.int16).reshape(2, 3)
+
+
+def feed(layer: HeatLayer, root: Any, kids: list[Any], visits: list[int]) -> None:
+    layer.tracker.observe(Event(EventKind.MOVE, root, 0, 0, None, 0, None))
+    for k, kid in enumerate(kids, start=1):
+        layer.tracker.observe(Event(EventKind.EXPAND, kid, 1, k, None, k, 0))
+    layer.tracker.observe(Event(EventKind.SELECT, root, 0, 9, None, 0, None))
+    for k, n in enumerate(visits, start=1):
+        for _ in range(n):
+            layer.tracker.observe(Event(EventKind.BACKUP, kids[k - 1], 1, 10, 1.0, k, 0))
+
+
+def test_by_default_a_move_occupies_the_cells_whose_tile_changes() -> None:
+    layer = HeatLayer(TinyView())
+    root = (0, 0, 0, 0, 0, 0)
+    feed(layer, root, [(1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 2, 2)], [3, 1])
+    heat = layer.tracker.heat()
+    assert {k: (h.visits, h.level, h.best) for k, h in heat.items()} == {
+        0: (3, 3, True),  # 3 of 4 visits: ceil(4 * 3 / 4) = 3
+        4: (1, 1, False),
+        5: (1, 1, False),
+    }
+    layer.tracker.observe(Event(EventKind.MOVE, (1, 0, 0, 0, 0, 0), 1, 20, 0.5, 1, 0))
+    assert layer.tracker.heat() == {}  # the move is made: the heat clears
+
+
+def test_a_view_says_which_cells_a_move_occupies_or_that_it_has_none() -> None:
+    class Hooked(TinyView):
+        def move_cells(self, node: Any, child: Any) -> list[tuple[int, int]]:
+            return [(1, 2)]
+
+    layer = HeatLayer(Hooked())
+    feed(layer, (0,) * 6, [(1, 1, 1, 1, 1, 1)], [2])
+    assert {k: h.visits for k, h in layer.tracker.heat().items()} == {5: 2}
+
+    class Wrong(TinyView):
+        def move_cells(self, node: Any, child: Any) -> list[tuple[int, int]]:
+            return [(2, 0)]  # off the 2 x 3 board
+
+    wrong = HeatLayer(Wrong())
+    feed(wrong, (0,) * 6, [(1,) * 6], [1])
+    with pytest.raises(UserCodeError, match=r"move_cells\(\).*\(2, 0\).*2 x 3 board"):
+        wrong.tracker.heat()
+
+    class NoBoard(TinyView):
+        move_cells = None
+
+    assert heat_possible(TinyView())
+    assert not heat_possible(NoBoard())
+
+
+def test_a_bad_heatmap_key_is_one_line_naming_file_key_and_values(tmp_path: Path) -> None:
+    scene = tmp_path / "hot.toml"
+    scene.write_text(
+        'title = "t"\n[domain]\nname = "tictactoe"\n[search]\nalgorithm = "mcts"\n'
+        '[video]\nheatmap = "hot"\n'
+    )
+    result = CliRunner().invoke(main, ["run", str(scene)])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"Error: {scene}: video.heatmap: must be one of: visits, off; got 'hot'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("search", "video", "shown"),
+    [
+        ({"algorithm": "mcts", "iterations": 10}, {}, True),
+        ({"algorithm": "mcts", "iterations": 10}, {"heatmap": "off"}, False),
+        ({"algorithm": "mcts", "iterations": 10}, {"frames": "moves"}, False),
+        ({"algorithm": "minimax"}, {}, False),
+    ],
+)
+def test_the_legend_explains_the_heat_only_where_it_is_shown(
+    search: dict[str, Any], video: dict[str, Any], shown: bool
+) -> None:
+    scene = scene_from_dict(
+        {
+            "domain": {"name": "tictactoe", "position": "XOX/.O./.X."},
+            "search": {**search, "mode": "plan"} if search["algorithm"] == "mcts" else search,
+            "video": video,
+        }
+    )
+    paint = painter(scene)
+    words = {w for line in paint.legends[0].lines for w in line}
+    assert ("visits of each move" in words) is shown
+    assert ("most visited move" in words) is shown
+    assert "last move" in words  # the view's own marks stay
