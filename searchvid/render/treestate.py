@@ -281,11 +281,11 @@ class TreeState:
                 self._root_name = self._label(self._pending_node)
             if self.layouts[k].census.forced:
                 # No choice to show: the last decision's tree stays, and the forced search
-                # shows in it (its visits count up to the committed node, as MCTS counts).
+                # shows in it. Its visits count up to the kept tree's root, not only to the
+                # committed node: a child never shows more visits than its parent (the
+                # kept root then counts the visits through it over both decisions).
                 self.decision = k
                 self._forced = True
-                self._stop_node = pending
-                self._backup_root = self._rep[pending]
             else:
                 self._enter(k)  # its root is the current node
 

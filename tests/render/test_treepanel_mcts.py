@@ -270,8 +270,10 @@ def test_a_forced_decision_keeps_the_last_tree_and_counts_its_visits() -> None:
     assert panel.decision == 1
     assert panel.census.root == 0  # decision 0's tree, with its played line
     assert not np.array_equal(panel.pixels[:24], header)  # "move 2 of 2 (forced)"
-    # the forced search's visits count up to its root (1), not above it
-    assert panel._visits[item_of(panel, 3)] == 5
-    assert panel._visits[item_of(panel, 1)] == 6
-    assert panel._visits[item_of(panel, 0)] == 3
+    # the forced search's visits count up to the kept tree's root (0): a child never shows
+    # more visits than its parent (decision 0 gave 3, 1 and 2 visits to nodes 0, 3 and 1;
+    # the forced search's 4 backups pass through all three)
+    assert panel._visits[item_of(panel, 3)] == 1 + 4
+    assert panel._visits[item_of(panel, 1)] == 2 + 4
+    assert panel._visits[item_of(panel, 0)] == 3 + 4
     assert panel.pv_nodes == (0, 1, 3)
