@@ -189,8 +189,8 @@ class RailroadDomain(Domain):
         exits = len(EXIT_CELLS)
         if isinstance(node, GameState):
             return (
-                f"the dice game: {ROUNDS} rounds of 4 dice; exits joined, the longest road "
-                "and rail and the centre score, open ends cost"
+                f"the dice game, {ROUNDS} rounds of 4 dice: score exits, long routes and the "
+                "centre; open ends cost"
             )
         return f"a 7x7 board, {exits} exits: join them all in one network of road and rail"
 
