@@ -62,7 +62,7 @@ LEVELS = 4
 ALPHA = 0.2
 """How far each level blends the ground toward :data:`TINT`."""
 
-HEAT_MARK = Mark("searchvid:heat", "visits of each move")
+HEAT_MARK = Mark("searchvid:heat", "visits of the moves on a cell")
 """The legend's entry for the tint (a swatch at the top level)."""
 
 PV_MARK = Mark("searchvid:heat-pv", "most visited move")

@@ -262,6 +262,6 @@ def test_the_legend_explains_the_heat_only_where_it_is_shown(
     )
     paint = painter(scene)
     words = {w for line in paint.legends[0].lines for w in line}
-    assert ("visits of each move" in words) is shown
+    assert ("visits of the moves on a cell" in words) is shown
     assert ("most visited move" in words) is shown
     assert "last move" in words  # the view's own marks stay
