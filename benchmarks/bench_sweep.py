@@ -1,8 +1,8 @@
 """Sweeps on every core: the dice game's 50 seeds with ``--jobs 2`` against ``--jobs 1``.
 
 The sweep is the one ``searchvid sweep`` runs (the same executor path): the dice game played
-by MCTS as shipped (``railroad-game-mcts``, 400 playouts per die), 50 seeds; a run takes about
-3 s, the figure about 4 minutes. ``--jobs 1`` runs in this process, ``--jobs 2`` in a
+by MCTS as shipped (``railroad-game-mcts``, 800 playouts per die), 50 seeds; a run takes about
+6 s, the figure about 8 minutes. ``--jobs 1`` runs in this process, ``--jobs 2`` in a
 process pool.
 
 This machine has 2 cores, so scaling beyond them cannot be measured: the 16-core figure is an
