@@ -122,6 +122,10 @@ class BestShown(tuple[Field, ...]):
         return made
 
 
+_PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
+"""Event kinds of a played line: a closing card on one states the game's result."""
+
+
 class Narration:
     """Turns one search's events into the strip's text, frame by frame."""
 
@@ -171,7 +175,10 @@ class Narration:
                 name = f"{name} value"
             own = voice.score is not None  # the node's own value, not one a search proved
             shown.append(_value_field(name, self._value_words(value, node if own else None)))
-            shown.append(_value_field(voice.best_name, self._value_words(best)))
+            if not (ending is not None and event.kind in _PLAYED and voice.best_name != "best"):
+                # a played line's last frame states the game's result: the best simulated
+                # line ("best playout: X wins" under "game over: draw") would contradict it
+                shown.append(_value_field(voice.best_name, self._value_words(best)))
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(voice.title, self._phase(event, ending), tuple(shown), caption)
 
