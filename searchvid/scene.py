@@ -1475,14 +1475,17 @@ def _inside(inner: Path, outer: Path) -> bool:
 
 def _settings(options: Mapping[str, Any]) -> tuple[Field, ...]:
     """A ``[search]`` table's settings as fields for the cards (``iterations 300``,
-    ``heuristic runs``): every key the scene sets but the algorithm's name."""
+    ``heuristic runs``, a switch by its words alone: ``alpha beta``, ``no commit
+    solution``): every key the scene sets but the algorithm's name."""
     fields = []
     for key, value in options.items():
         if key == "algorithm":
             continue
-        if isinstance(value, bool):
-            value = "on" if value else "off"
-        elif not isinstance(value, int | float | str):
+        words = key.replace("_", " ")
+        if isinstance(value, bool):  # "alpha beta on" reads as settings, not words
+            fields.append(Field("", words if value else f"no {words}"))
+            continue
+        if not isinstance(value, int | float | str):
             value = str(value)
-        fields.append(Field(key.replace("_", " "), value))
+        fields.append(Field(words, value))
     return tuple(fields)

@@ -79,9 +79,14 @@ def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
         assert text.phase == domain.describe_problem(column.root)
         assert text.fields[0] == Field("search:", column.algorithm)
         table = column.scene.searches[column.index].options
-        assert [f.name for f in text.fields[1:]] == [
-            key.replace("_", " ") for key in table if key != "algorithm"
-        ]
+        expected = []
+        for key, value in table.items():  # a switch reads as words: "no commit solution"
+            words = key.replace("_", " ")
+            if key != "algorithm":
+                expected.append(
+                    words if value is True else f"no {words}" if value is False else words
+                )
+        assert [f.text() if not f.name else f.name for f in text.fields[1:]] == expected
 
 
 def fields(text: HudText) -> dict[str, Field]:
