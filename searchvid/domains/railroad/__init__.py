@@ -109,10 +109,11 @@ class RailroadDomain(Domain):
         return RailroadView(self.options.rules)
 
     def label(self, node: Any) -> str:
-        """For example ``"12 tiles, networks (5, 2)"``; in the game the round and dice lead:
-        ``"round 3, dice road-curve rail-t overpass, 9 tiles, no network"``."""
+        """For example ``"12 tiles, exits joined 5 + 2"`` (two networks, of 5 and 2 exits);
+        in the game the round and dice lead:
+        ``"round 3, dice road-curve rail-t overpass, 9 tiles, no exits joined"``."""
         sizes = cluster_sizes(node.cells)
-        joined = f"networks ({', '.join(map(str, sizes))})" if sizes else "no network"
+        joined = f"exits joined {' + '.join(map(str, sizes))}" if sizes else "no exits joined"
         count = node.tile_count
         tiles = f"{count} tile{'s' if count != 1 else ''}, {joined}"
         if not isinstance(node, GameState):

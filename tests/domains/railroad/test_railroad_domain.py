@@ -37,11 +37,11 @@ def test_registered_with_basic_tiles_by_default() -> None:
 
 def test_labels(make_board: BoardMaker) -> None:
     domain = make_domain("railroad", {})
-    assert domain.label(domain.root()) == "0 tiles, no network"
+    assert domain.label(domain.root()) == "0 tiles, no exits joined"
     row = make_board({(2, c): "rail-straight-r90" for c in range(1, 8)})
-    assert domain.label(row) == "7 tiles, networks (2)"
+    assert domain.label(row) == "7 tiles, exits joined 2"
     one = make_board({(1, 2): "road-straight-r0"})
-    assert domain.label(one) == "1 tile, no network"
+    assert domain.label(one) == "1 tile, no exits joined"
 
 
 def _greedy(board: Board) -> Board:
@@ -65,7 +65,7 @@ def test_greedy_on_the_network_value_joins_all_twelve_exits() -> None:
     assert values["network"](found) == 1.0
     assert values["partial"](found) == 1.0
     assert domain.heuristics()["tiles"](found) == 0.0
-    assert domain.label(found) == "23 tiles, networks (12)"
+    assert domain.label(found) == "23 tiles, exits joined 12"
 
 
 def test_values_lie_in_unit_interval_along_random_walks() -> None:

@@ -423,11 +423,13 @@ def test_equality_is_the_game_state_only(make_board: BoardMaker) -> None:
 
 def test_labels_show_the_round_and_the_dice_left(make_board: BoardMaker) -> None:
     domain = _game()
-    assert domain.label(GameState.start()) == "round 1, rolling, 0 tiles, no network"
+    assert domain.label(GameState.start()) == "round 1, rolling, 0 tiles, no exits joined"
     state = _state(make_board, ISSUE_EXAMPLE, round=3, dice=(1, 5, 6))
-    assert domain.label(state) == "round 3, dice road-curve rail-t overpass, 2 tiles, no network"
+    assert domain.label(state) == (
+        "round 3, dice road-curve rail-t overpass, 2 tiles, no exits joined"
+    )
     assert domain.label(_state(make_board, ISSUE_EXAMPLE, round=3, dice=())) == (
-        "round 3, dice all drawn, 2 tiles, no network"
+        "round 3, dice all drawn, 2 tiles, no exits joined"
     )
     end = _playout(0)[-1]
     assert domain.label(end).startswith(f"game over, {game_score(end.cells).total} points, ")
