@@ -25,7 +25,7 @@ the tree panel's size and the arrangement) that fits a frame into ``[video] widt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
@@ -453,10 +453,3 @@ class FramePainter:
         width, head = self.width, self.layout.title_height
         strip = IndexStrip(self.buffer, HUD_COLORS, top=0, left=0, height=head, width=width)
         strip.show(bar.strip)
-
-
-def layout_events(source: Callable[[], Iterable[Event]], video: VideoOptions) -> Iterable[Event]:
-    """The events of a silent first pass, cut where the video is (for a stable tree layout)."""
-    from searchvid.render.policy import assign_frames
-
-    return (event for event, _ in assign_frames(source(), video))

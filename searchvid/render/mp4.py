@@ -100,18 +100,28 @@ class Mp4Encoder(AtomicOutput):
         encoder is entered)."""
         width, height = self._size
         output = self._tmp if self._tmp is not None else self.path
-        threads = ("-threads", str(self._threads)) if self._threads is not None else ()
         return [
             ffmpeg_exe(),
             *("-hide_banner", "-nostats", "-loglevel", "error"),
             *("-f", "rawvideo", "-pix_fmt", self._format.value, "-s", f"{width}x{height}"),
             *("-framerate", str(self._fps), "-i", "pipe:0", "-an"),
-            *("-c:v", "libx264", "-preset", self._preset, "-crf", str(self._crf), *threads),
+            *self.codec_args(),
             *("-pix_fmt", "yuv420p", "-colorspace", "smpte170m", "-color_primaries", "smpte170m"),
             *("-color_trc", "smpte170m", "-color_range", "tv"),
+            *self.container_args(),
             # "file:" keeps a name with a colon from being read as a protocol ("a:b.mp4").
-            *("-movflags", "+faststart", "-f", "mp4", "-y", f"file:{output}"),
+            *("-y", f"file:{output}"),
         ]
+
+    def codec_args(self) -> list[str]:
+        """The encoder and its settings in :meth:`command` (a subclass names its own)."""
+        threads = ["-threads", str(self._threads)] if self._threads is not None else []
+        return ["-c:v", "libx264", "-preset", self._preset, "-crf", str(self._crf), *threads]
+
+    def container_args(self) -> list[str]:
+        """The output's muxer and its flags in :meth:`command`: an MP4 whose index comes
+        first, so a browser plays it while it loads."""
+        return ["-movflags", "+faststart", "-f", "mp4"]
 
     def _open(self) -> None:
         self._make_parent()

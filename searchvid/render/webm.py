@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from searchvid.render.canvas import PixelFormat
-from searchvid.render.ffmpeg import WEBM_ENCODER, check_webm, ffmpeg_exe
+from searchvid.render.ffmpeg import WEBM_ENCODER, check_webm
 from searchvid.render.mp4 import Mp4Encoder
 from searchvid.render.output import OutputKind
 from searchvid.render.settings import Quality
@@ -78,22 +78,16 @@ class WebmEncoder(Mp4Encoder):
         )
         self._vp9 = WEBM_SETTINGS[quality]
 
-    def command(self) -> list[str]:
-        """The ffmpeg command line: output to the temporary file (to the target before the
-        encoder is entered)."""
-        width, height = self._size
-        output = self._tmp if self._tmp is not None else self.path
+    def codec_args(self) -> list[str]:
+        """libx264's place in the MP4 command: libvpx-vp9 at constant quality, threads pinned
+        with row multi-threading, bit-exact."""
         deadline, cpu_used, crf = self._vp9
         return [
-            ffmpeg_exe(),
-            *("-hide_banner", "-nostats", "-loglevel", "error"),
-            *("-f", "rawvideo", "-pix_fmt", self._format.value, "-s", f"{width}x{height}"),
-            *("-framerate", str(self._fps), "-i", "pipe:0", "-an"),
             *("-c:v", WEBM_ENCODER, "-deadline", deadline, "-cpu-used", str(cpu_used)),
             *("-crf", str(crf), "-b:v", "0", "-threads", str(WEBM_THREADS), "-row-mt", "1"),
-            *("-pix_fmt", "yuv420p", "-colorspace", "smpte170m", "-color_primaries", "smpte170m"),
-            *("-color_trc", "smpte170m", "-color_range", "tv"),
             *("-fflags", "+bitexact", "-flags:v", "+bitexact"),
-            # "file:" keeps a name with a colon from being read as a protocol ("a:b.webm").
-            *("-f", "webm", "-y", f"file:{output}"),
         ]
+
+    def container_args(self) -> list[str]:
+        """The WebM muxer."""
+        return ["-f", "webm"]

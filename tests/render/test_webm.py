@@ -25,6 +25,7 @@ from searchvid.render.output import OutputKind, check_frame_size
 from searchvid.render.timeline import timeline
 from searchvid.render.webm import WEBM_ENCODER
 from searchvid.scene import load_scene
+from tests.test_signals import RAILROAD  # a long scene: the signal tests interrupt it too
 
 SCENE = "tree-backtracking"  # seeded, 15 frames at 2 fps with held opening and closing cards
 
@@ -159,25 +160,6 @@ def test_webm_is_refused_with_jobs(tmp_path: Path) -> None:
     assert os.listdir(tmp_path) == []
 
 
-RAILROAD = """\
-title = "Railroad Ink, long enough to interrupt"
-seed = 3
-
-[domain]
-name = "railroad"
-
-[search]
-algorithm = "random-walk"
-restarts = 1000
-
-[video]
-fps = 24
-tile_size = 16
-max_frames = 2000
-hold_last = 0
-"""
-
-
 def ffmpeg_writing(folder: Path) -> list[int]:
     """Live VP9 encoders (ffmpeg) whose command line names ``folder``."""
     found = []
@@ -193,7 +175,7 @@ def ffmpeg_writing(folder: Path) -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_sigterm_mid_webm_is_one_line_and_leaves_nothing(tmp_path: Path) -> None:
     scene = tmp_path / "rail.toml"
-    scene.write_text(RAILROAD, encoding="utf-8")
+    scene.write_text(RAILROAD.format(frames=2000), encoding="utf-8")
     out = tmp_path / "out"
     out.mkdir()
     env = {**os.environ, "CI": "1"}
