@@ -8,6 +8,8 @@ interrupted. Every error is one line ``Error: ...`` on stderr, never a traceback
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import json
 import os
 import shutil
@@ -151,9 +153,28 @@ _frames = click.option("--frames", type=click.IntRange(min=1), help="Override [v
 _fps = click.option("--fps", type=click.IntRange(1, 120), help="Override [video] fps.")
 
 
+@dataclasses.dataclass(frozen=True)
+class _Looks:
+    """How frames look, from :func:`_look`'s options: --tile-size, --every, --no-hud,
+    --width (None, False: the scene's own)."""
+
+    tile_size: int | None
+    every: int | None
+    no_hud: bool
+    width: int | None
+
+
 def _look(command: Callable[..., None]) -> Callable[..., None]:
     """The options that change how frames look, shared by render, preview and storyboard so
-    that what is previewed is what is rendered: --tile-size, --every, --no-hud, --width."""
+    that what is previewed is what is rendered: --tile-size, --every, --no-hud, --width.
+    The command gets them as one ``looks`` argument (:class:`_Looks`)."""
+
+    @functools.wraps(command)
+    def with_looks(**kwargs: Any) -> None:
+        names = ("tile_size", "every", "no_hud", "width")
+        command(looks=_Looks(*(kwargs.pop(name) for name in names)), **kwargs)
+
+    looked: Callable[..., None] = with_looks
     for option in reversed(
         (
             click.option(
@@ -171,20 +192,18 @@ def _look(command: Callable[..., None]) -> Callable[..., None]:
             ),
         )
     ):
-        command = option(command)
-    return command
+        looked = option(looked)
+    return looked
 
 
 def _looked(
     text: str,
+    looks: _Looks,
     *,
     seed: int | None,
     frames: int | None,
     fps: int | None,
-    tile_size: int | None,
-    every: int | None,
-    no_hud: bool,
-    width: int | None,
+    quality: str | None = None,
 ) -> Scene:
     """The scene with the command line's overrides (see :func:`_look`)."""
     from searchvid.scene import load_scene
@@ -193,10 +212,11 @@ def _looked(
         seed=seed,
         frames=frames,
         fps=fps,
-        tile_size=tile_size,
-        every=every,
-        hud=False if no_hud else None,
-        width=width,
+        tile_size=looks.tile_size,
+        every=looks.every,
+        hud=False if looks.no_hud else None,
+        quality=quality,
+        width=looks.width,
     )
 
 
@@ -254,11 +274,8 @@ def render(
     frames: int | None,
     fps: int | None,
     seed: int | None,
-    tile_size: int | None,
-    every: int | None,
-    no_hud: bool,
+    looks: _Looks,
     quality: str | None,
-    width: int | None,
     quiet: bool,
     snapshots: Path | None,
     jobs: int | None,
@@ -269,20 +286,9 @@ def render(
     """Render SCENE to a video: .mp4, .webm, .gif, an .html player or a folder of PNG
     frames; or its captions, timed to that video: NAME.vtt and NAME.chapters.vtt. With
     --start/--end, a clip of it."""
-    from searchvid.scene import load_scene
-
     if output is not None and not str(output).strip():
         raise UsageError("-o/--output: the output path is empty")
-    loaded = load_scene(scene).with_overrides(
-        seed=seed,
-        frames=frames,
-        fps=fps,
-        tile_size=tile_size,
-        every=every,
-        hud=False if no_hud else None,
-        quality=quality,
-        width=width,
-    )
+    loaded = _looked(scene, looks, seed=seed, frames=frames, fps=fps, quality=quality)
     result = loaded.render(
         output,
         progress=wants_progress_bar(quiet=quiet),
@@ -350,10 +356,7 @@ def preview(
     frames: int | None,
     fps: int | None,
     seed: int | None,
-    tile_size: int | None,
-    every: int | None,
-    no_hud: bool,
-    width: int | None,
+    looks: _Looks,
 ) -> None:
     """Draw one frame of SCENE as a PNG, identical to that frame of the full render with the
     same options."""
@@ -361,16 +364,7 @@ def preview(
 
     from searchvid.render.encode import write_png
 
-    loaded = _looked(
-        scene,
-        seed=seed,
-        frames=frames,
-        fps=fps,
-        tile_size=tile_size,
-        every=every,
-        no_hud=no_hud,
-        width=width,
-    )
+    loaded = _looked(scene, looks, seed=seed, frames=frames, fps=fps)
     target = output if output is not None else Path("renders") / f"{loaded.stem}.png"
     if target.suffix.lower() != ".png":
         raise UsageError(f"{target}: the preview is a PNG; name it OUT.png")
@@ -418,10 +412,7 @@ def storyboard(
     frames: int | None,
     fps: int | None,
     seed: int | None,
-    tile_size: int | None,
-    every: int | None,
-    no_hud: bool,
-    width: int | None,
+    looks: _Looks,
     quiet: bool,
 ) -> None:
     """Draw a contact sheet of SCENE's video: its first frame, COUNT frames evenly spaced
@@ -429,16 +420,7 @@ def storyboard(
     from searchvid.render.output import OutputKind
     from searchvid.render.storyboard import storyboard as draw_storyboard
 
-    loaded = _looked(
-        scene,
-        seed=seed,
-        frames=frames,
-        fps=fps,
-        tile_size=tile_size,
-        every=every,
-        no_hud=no_hud,
-        width=width,
-    )
+    loaded = _looked(scene, looks, seed=seed, frames=frames, fps=fps)
     target = output if output is not None else Path("renders") / f"{loaded.stem}-storyboard.png"
     if target.suffix.lower() != ".png":
         raise UsageError(f"{target}: the storyboard is a PNG; name it SHEET.png")
