@@ -78,7 +78,7 @@ GAP = 8
 """Pixels between two board slots (even)."""
 _ROW_GAP = 4
 
-REPLAY_NOTE = "the search is over; the board plays out the solution it found, move by move"
+REPLAY_NOTE = "the search is over: the board shows the solution it found, played move by move"
 """What the strip says on a frame without a frontier view (the solution replayed)."""
 
 
