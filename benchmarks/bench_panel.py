@@ -7,9 +7,18 @@ alike; the figures are medians. Speed is the ratio of wall times (board only / p
 user waits for it; CPU times are given too, this process's and ffmpeg's (a busy machine
 stretches wall times, not CPU times). Peak memory is ``VmHWM``
 (:func:`searchvid.memory.peak_rss_mb`). The panel's first pass is recorded and replayed
-(:mod:`searchvid.render.treereplay`), so the search runs once per render; the last row counts
-the searches each way, and those (and the wall time) of a panel render that does not record,
-as before issue 22.
+(:mod:`searchvid.render.treereplay`), so the panel adds no search of its own; the last row
+counts the searches each way (pacing reads the search too), and those (and the wall time)
+of a panel render that does not record, as before issue 22.
+
+Where a panel render's extra time goes (issue 22's profile, railroad-mcts as paced now: 149
+panel pictures, 43 of them new decisions drawn whole; CPU, load ~8 on 2 cores): ffmpeg
+encodes a frame twice as wide (about 6.5 s of ffmpeg CPU against 2.8 s, in its own process);
+in Python, copying the panel's changes into the frame as yuv420p (0.43 s; 0.72 s when each
+redrawn slot was converted whole), drawing the panel (0.56 s; its drawing alone, replayed
+outside a render, took 0.86 s before the row-broadcast fills and the cached legend),
+following its 51,821 events (about 0.2 s) and recording the first pass (about 0.15 s). The
+fourth row gives the first two, as measured here.
 
 Targets: panel speed >= 0.8x board only, peak memory <= 1.5x.
 """
@@ -34,6 +43,8 @@ from pathlib import Path
 import searchvid
 from searchvid.memory import peak_rss_mb
 from searchvid.render import treereplay
+from searchvid.render.canvas import RgbPanel
+from searchvid.render.treepanel import TreePanel
 from searchvid.scene import Scene
 
 path = Path({scenes!r}) / "{scene}.toml"
@@ -51,12 +62,28 @@ def counted(self, index=0, *, framed=False):
     return events(self, index, framed=framed)
 
 Scene.events = counted
+spent = dict(draw=0.0, show=0.0)
+
+def timed(owner, name, key):  # a few calls per frame: the clock costs nothing here
+    method = getattr(owner, name)
+
+    def run(*args, **kwargs):
+        start = time.process_time()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            spent[key] += time.process_time() - start
+
+    setattr(owner, name, run)
+
+timed(TreePanel, "draw", "draw")
+timed(RgbPanel, "show", "show")
 start, cpu = time.perf_counter(), time.process_time()
 scene.render(Path({folder!r}) / "out.mp4")
 wall, cpu = time.perf_counter() - start, time.process_time() - cpu
 child = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps(dict(wall=wall, cpu=cpu, ffmpeg=child.ru_utime + child.ru_stime,
-                      peak=peak_rss_mb(), searches=searches)))
+                      peak=peak_rss_mb(), searches=searches, **spent)))
 """
 
 
@@ -99,6 +126,11 @@ def benchmarks() -> Iterator[Row]:
         TOPIC,
         f"{SCENE}: ffmpeg CPU, board only/panel",
         f"{ff_board:.2f}/{ff_panel:.2f} s",
+    )
+    yield Row(
+        TOPIC,
+        f"{SCENE}: panel draw, copy into frame (CPU)",
+        f"{median(True, 'draw'):.2f}, {median(True, 'show'):.2f} s",
     )
     peak_board, peak_panel = median(False, "peak"), median(True, "peak")
     ratio = peak_panel / peak_board

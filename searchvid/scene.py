@@ -38,6 +38,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,8 @@ from searchvid.memory import peak_rss_mb
 from searchvid.options import build_options, option
 from searchvid.plugins import PluginRegistry
 from searchvid.render.atlas import TileAtlas
+from searchvid.render.choices import Choices, count_children
+from searchvid.render.comparison import Comparison
 from searchvid.render.encode import GIF_MAX_FPS, OutputKind, check_frame_size, check_target
 from searchvid.render.fitting import fit_width
 from searchvid.render.frame import Boards
@@ -72,6 +75,7 @@ from searchvid.render.pipeline import (
 from searchvid.render.policy import (
     FINAL_FRAME_LOOKAHEAD,
     Ended,
+    FrameTally,
     assign_frames,
     ended_together,
     ending,
@@ -144,6 +148,13 @@ class SceneFile:
         "several `[[search]]` tables race side by side on the same domain."
     )
     video: Mapping[str, Any] = option({}, doc="Video settings (see the [video] table).")
+    compare: Mapping[str, Any] = option(
+        {},
+        doc="A search to compare with on the closing card: `algorithm` plus its options, as "
+        "in `[search]`. It runs once from the same start (bounded by `max_events`); the card "
+        "states what it found and its work (`A*: solved in 39 pours after 103 expansions`). "
+        "Empty: none. One search only (a race compares its own searches).",
+    )
 
 
 @dataclass(frozen=True)
@@ -179,6 +190,7 @@ class Scene:
         searches: The searches, in column order.
         video: The ``[video]`` settings in effect (with ``width``, the tile size that fits).
         written_video: The ``[video]`` settings as written, before fitting ``width``.
+        compare: The search the closing card compares with (``[compare]``; None: none).
     """
 
     path: Path
@@ -189,6 +201,7 @@ class Scene:
     searches: tuple[SearchSpec, ...]
     video: VideoOptions
     written_video: VideoOptions | None = field(default=None, repr=False)
+    compare: SearchSpec | None = None
 
     @property
     def algorithm(self) -> str:
@@ -238,13 +251,13 @@ class Scene:
         work between events (nodes below minimax's ``event_depth``, MCTS rollouts, children
         that are generated but never shown) ends a search too.
         """
+        return self._search(index, self._value_functions())
+
+    def _search(self, index: int, values: Mapping[str, ValueFunction]) -> Algorithm[Any]:
+        """:meth:`search`, ranking by ``values`` (the domain's value functions by name)."""
         spec = self.searches[index]
         search = _build_search(
-            self.domain,
-            spec.algorithm_type,
-            spec.options,
-            random.Random(self.seed),
-            values=self._value_functions(),
+            self.domain, spec.algorithm_type, spec.options, random.Random(self.seed), values=values
         )
         search.work_limit = self.video.max_events
         return search
@@ -260,9 +273,34 @@ class Scene:
         """
         frames = self.video.frames
         keep = frozenset(k for k in EventKind if selects(frames, k)) if framed else frozenset()
+        traversal = self._traversal(self.search(index), keep)
+        if framed and self.video.keep_depth and traversal.backtracks:
+            # the strip counts the shallow choices (searchvid.render.choices)
+            deepest = self.video.keep_depth + 1
+            traversal.choices = Choices(self._choice_totals(index), deepest)
+        return traversal
+
+    def _choice_totals(self, index: int) -> Mapping[int, int]:
+        """How many children search ``index`` visits below each of its shallow nodes
+        (``[video] keep_depth``): a silent pass over the search, once per scene."""
+        totals = self._choice_counts.get(index)
+        if totals is None:
+            events = islice(self._traversal(self.search(index)).plain(), self.video.max_events)
+            totals = count_children(events, self.video.keep_depth + 1)
+            self._choice_counts[index] = totals
+        return totals
+
+    @cached_property
+    def _choice_counts(self) -> dict[int, Mapping[int, int]]:
+        return {}
+
+    def _traversal(
+        self, search: Algorithm[Any], keep: frozenset[EventKind] = frozenset()
+    ) -> _Traversal:
+        """``search``'s traversal from the domain's root, checked for a domain of the user's."""
         if is_user_class(type(self.domain)):
-            return _CheckedTraversal(self.search(index), self.root(), self.domain.label, keep)
-        return _Traversal(self.search(index), self.root(), keep)
+            return _CheckedTraversal(search, self.root(), self.domain.label, keep)
+        return _Traversal(search, self.root(), keep)
 
     def score(self, index: int = 0) -> Callable[[Any], float] | None:
         """The value shown in the HUD: the one the search ranks by, else the domain's
@@ -313,16 +351,48 @@ class Scene:
             best_name=spec.algorithm_type.best_name,
             backtracks=self.video.undo_mark and getattr(spec.algorithm_type, "backtracks", False),
             heat=_thinks_in_iterations(spec),
+            compare=self._comparison() if not several else None,
         )
+
+    def _comparison(self) -> Callable[[], Sequence[Field]] | None:
+        """The closing card's words on the ``[compare]`` search: it runs once per scene, when
+        a card first asks (None: no ``[compare]``)."""
+        spec = self.compare
+        if spec is None:
+            return None
+        made = _COMPARISONS.get(self)
+        if made is None:
+            made = _COMPARISONS[self] = Comparison(
+                name=spec.algorithm_type.display_name_for(self.root()),
+                events=partial(self._compare_events, spec),
+                goal=self.domain.is_goal if self.domain.has_goal else None,
+                narrator=self.domain,
+                max_events=self.video.max_events,
+            )
+        return made.fields
+
+    def _compare_events(self, spec: SearchSpec) -> Iterable[Event]:
+        """The ``[compare]`` search's events, seeded and bounded as the scene's own."""
+        search = _build_search(
+            self.domain,
+            spec.algorithm_type,
+            spec.options,
+            random.Random(self.seed),
+            values=self._value_functions(),
+        )
+        search.work_limit = self.video.max_events
+        return self._traversal(search)
 
     def _value_name(self, index: int) -> str | None:
         """The name of the value search ``index`` shows: the one it ranks by, else the
-        domain's default ("value" for searches whose events carry their own values)."""
+        domain's default. A search whose events carry their own values (minimax) shows
+        "value", or the value function that scores its leaves where the scene names one
+        (expectimax's ``value = "score"``): its values are on that function's scale."""
         spec = self.searches[index]
-        if spec.algorithm_type.reports_values:
-            return "value"
         field = spec.algorithm_type.value_option
         chosen = spec.options.get(field) if field is not None else None
+        if spec.algorithm_type.reports_values:
+            return chosen if isinstance(chosen, str) else "value"
         return chosen if isinstance(chosen, str) else self.domain.default_value
 
     def _panel_factory(self) -> Callable[[int, int, Iterable[Event]], Any]:
@@ -827,26 +897,26 @@ class Scene:
 
     def _run_one(self, index: int, *, keep_errors: bool = False) -> dict[str, Any]:
         outcome = _Outcome(self, index)
-        events = frames = 0
-        last: Any = self.root()
         start = time.perf_counter()
         error: str | None = None
         ended: Ended | None = None
         video = self.paced_video
-        stream = self.events(index)
+        # the plain value functions: no strip shares a search's values here (the memo of
+        # search() would cost more than a cheap value function saves)
+        search = self._search(index, _values(self.domain))
+        stream = self._traversal(search)
+        # counted as assign_frames frames them, without pairing each event with its frame
+        tally = FrameTally(video)
         try:
-            for event, frame in assign_frames(stream, video):
-                outcome.see(event)
-                events += 1
-                if frame is not None:
-                    frames += 1
-                    last = event.node
-            ended = ending(stream, events, video)
+            tally.read(stream.plain(), outcome.see, outcome.watch)
+            ended = ending(stream, tally.events, video)
         except Exception as exc:
             if not keep_errors:
                 raise
             error = describe_failure(exc, hint=False)
         seconds = time.perf_counter() - start
+        events, frames = tally.events, tally.frames
+        last = tally.last.node if tally.last is not None else self.root()
         record = {
             "scene": str(self.path),
             "title": self.title,
@@ -954,16 +1024,35 @@ class _Traversal(Iterator[Event]):
         self._kept: deque[tuple[Event, Sequence[Field]]] = deque(maxlen=_KEPT_STATUSES)
         self.read = 0
         """Events read so far."""
+        self.choices: Choices | None = None
+        """Counts the shallow choices for the frames' fields (``[video] keep_depth``)."""
 
     def __next__(self) -> Event:
         event = self._next()
         self.read += 1
+        choices = self.choices
+        if choices is not None:
+            choices.observe(event)
         if event.kind in self._keep:
-            self._kept.append((event, self._search.status_of(event)))
+            fields = self._search.status_of(event)
+            if choices is not None:  # before the search's own fields
+                fields = (*choices.fields(event), *fields)
+            self._kept.append((event, fields))
         return event
+
+    @property
+    def backtracks(self) -> bool:
+        """Whether the search is depth-first (:attr:`~searchvid.Algorithm.backtracks`)."""
+        return self._search.backtracks
 
     def _next(self) -> Event:
         return next(self._events)
+
+    def plain(self) -> Iterator[Event]:
+        """The events still to come, for a reader that asks neither ``read`` nor
+        ``status_of``: the search's own generator where this class adds nothing else to
+        each event, so that reading costs no Python call per event."""
+        return self if self._keep or self.choices is not None else self._events
 
     def status(self) -> Sequence[Field]:
         """The search's fields at this moment."""
@@ -1012,6 +1101,10 @@ class _CheckedTraversal(_Traversal):
         super().__init__(search, root, keep)
         self._label = label
 
+    def plain(self) -> Iterator[Event]:
+        """Itself: each event is checked (see the class)."""
+        return self
+
     def _next(self) -> Event:
         try:
             event = next(self._events)
@@ -1035,6 +1128,10 @@ class _CheckedTraversal(_Traversal):
         raise UserCodeError(str(where), problem, position=safe_label(self._label, node))
 
 
+_IMPROVE_WATCH = frozenset({EventKind.IMPROVE})
+_GOAL_WATCH = frozenset(kind for kind in EventKind if kind.shows_state) | _IMPROVE_WATCH
+
+
 class _Outcome:
     """What a run found: the best node reported, and whether (and where) a goal was reached."""
 
@@ -1045,6 +1142,9 @@ class _Outcome:
         self._best: tuple[Any, float | None, int] | None = None  # latest IMPROVE
         self._best_goal: tuple[Any, float | None, int] | None = None  # best IMPROVE at a goal
         self._first_goal: tuple[Any, float | None, int] | None = None  # first goal shown
+        self.watch = _GOAL_WATCH if self._goal_test is not None else _IMPROVE_WATCH
+        """The kinds of event :meth:`see` needs (it ignores the others): IMPROVE, and with a
+        goal each kind that shows a state."""
 
     def see(self, event: Event) -> None:
         is_goal = self._goal_test
@@ -1188,6 +1288,11 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         _load_search(file, domain, table, top.seed, folder, f"search[{i}]" if listed else "search")
         for i, table in enumerate(tables)
     )
+    compare = None
+    if top.compare:
+        if len(tables) > 1:
+            raise SceneError(file, "compare", "only for one search (a race compares its own)")
+        compare = _load_search(file, domain, top.compare, top.seed, folder, "compare")
     try:
         video = build_options(VideoOptions, top.video)
     except OptionError as error:
@@ -1214,6 +1319,7 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         searches=searches,
         video=video,
         written_video=written,
+        compare=compare,
     )
     return scene
 
@@ -1391,6 +1497,9 @@ def _load_search(
         ) from None
     return SearchSpec(algorithm=cls.name, algorithm_type=cls, options=dict(table))
 
+
+_COMPARISONS: weakref.WeakKeyDictionary[Scene, Comparison] = weakref.WeakKeyDictionary()
+"""Each scene's ``[compare]`` search (:meth:`Scene._comparison`), run at most once."""
 
 _SHARED_VALUES: weakref.WeakKeyDictionary[Scene, Mapping[str, ValueFunction]] = (
     weakref.WeakKeyDictionary()

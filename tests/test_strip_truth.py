@@ -80,12 +80,19 @@ def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
         assert text.fields[0] == Field("search:", column.algorithm)
         table = column.scene.searches[column.index].options
         expected = []
+        described = getattr(domain, "describe_value_function", lambda name: None)
         for key, value in table.items():  # a switch reads as words: "no commit solution"
             words = key.replace("_", " ")
             if key != "algorithm":
+                if isinstance(value, str) and described(value) is not None:
+                    words += ":"  # "reward: share of exits joined", not "reward partial"
                 expected.append(
                     words if value is True else f"no {words}" if value is False else words
                 )
+        job = column.scene.render_job(column.index)
+        meaning = described(job.value_name) if job.values and job.value_name else None
+        if meaning is not None:  # what the strip's value measures, said once
+            expected.append(f"{meaning[0]}:")
         assert [f.text() if not f.name else f.name for f in text.fields[1:]] == expected
 
 
@@ -103,7 +110,9 @@ def number(text: HudText, name: str) -> float | None:
 def doings(column: Column) -> set[str]:
     """What a frame other than the last may say the search is doing."""
     phase = column.scene.searches[column.index].algorithm_type.move_phase
-    return {f"{column.algorithm} {doing}" for doing in ("searching", phase, "rolling the dice")}
+    # a random playout's state is not the search's position, and says so
+    doing = ("searching", phase, "rolling the dice", "playout, not played")
+    return {f"{column.algorithm} {words}" for words in doing}
 
 
 @pytest.mark.parametrize("name", SCENES)
@@ -134,9 +143,9 @@ def test_the_last_frames_name_the_result() -> None:
     assert tree.frames[-1][1].phase == f"search complete: {len(ids)} nodes"
     walk = columns("railroad-random")[0]
     event, text = walk.frames[-1]
-    assert len(walk.frames) + 1 < walk.scene.video.max_frames  # all 40 walks: not cut
+    assert len(walk.frames) + 1 < walk.scene.video.max_frames  # all 12 walks: not cut
     # the closing card shows the best walk's board, not where the last walk got stuck
-    best = re.fullmatch(r"best of 40 walks: (.+), walk (\d+)", text.phase)
+    best = re.fullmatch(r"best of 12 walks: (.+), walk (\d+)", text.phase)
     assert best is not None, text.phase
     assert (
         best[1]

@@ -8,7 +8,9 @@ its words, anti-aliased like the status strip's and at least
 without ``marks`` has no legend. The renderer knows nothing of the domain: the words and the
 pictures are the view's. One mark is the renderer's own: :data:`UNDONE_MARK`, the frame a
 backtracking step puts on the cells it undid (:mod:`searchvid.render.undo`), listed after the
-view's in scenes whose algorithm backtracks.
+view's in scenes whose algorithm backtracks. Another is a view's to ask for:
+:data:`PLACED_MARK`, listed among its ``marks``, makes the renderer bracket the cells each
+forward move changed (:mod:`searchvid.render.placed`) and names that mark "just placed".
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
 from searchvid.render.hud import HUD_COLORS
+from searchvid.render.placed import COLOR as PLACED
+from searchvid.render.placed import WORDS as PLACED_WORDS
+from searchvid.render.placed import swatch as placed_swatch
 from searchvid.render.textink import MIN_TEXT, TextInk, ramp
 from searchvid.render.undo import COLOR as UNDONE
 from searchvid.render.undo import WORDS as UNDONE_WORDS
@@ -64,6 +69,13 @@ UNDONE_MARK = Mark("<undone>", UNDONE_WORDS)
 the cells a backtracking step undid. Recognised by identity, so no view's tile is taken
 for it."""
 
+PLACED_MARK = Mark("<just placed>", PLACED_WORDS)
+"""A mark a view may list among its ``marks`` (not a tile: drawn by
+:func:`~searchvid.render.placed.swatch`): the renderer then brackets the cells each forward
+move changed, on that move's frame. Recognised by identity, like :data:`UNDONE_MARK`."""
+
+_OWN_MARKS = (UNDONE_MARK, PLACED_MARK)
+
 
 def marks_of(view: object) -> tuple[Mark, ...]:
     """The marks ``view`` declares (its ``marks`` attribute; none without one).
@@ -77,7 +89,7 @@ def marks_of(view: object) -> tuple[Mark, ...]:
     for mark in marks:
         if not isinstance(mark, Mark):
             raise ValueError(f"a view's marks must be Mark objects, got {mark!r}")
-        if mark.tile not in names:
+        if mark.tile not in names and not any(mark is own for own in _OWN_MARKS):
             raise ValueError(f"mark {mark.text!r} names tile {mark.tile!r}, not in the tile set")
     return marks
 
@@ -149,9 +161,12 @@ class BoardLegend:
     @property
     def colors(self) -> tuple[RGB, ...]:
         """The legend's colours besides the tiles'."""
-        if any(mark is UNDONE_MARK for mark in self._marks):
-            return (*COLORS, UNDONE)
-        return COLORS
+        own = [
+            color
+            for mark, color in ((UNDONE_MARK, UNDONE), (PLACED_MARK, PLACED))
+            if any(m is mark for m in self._marks)
+        ]
+        return (*COLORS, *own)
 
     @property
     def lines(self) -> tuple[tuple[str, ...], ...]:
@@ -182,11 +197,12 @@ class BoardLegend:
             top = _MARGIN + n * line
             x = _MARGIN
             for mark in marks:
-                picture = (
-                    undone_swatch(s, BACKGROUND)
-                    if mark is UNDONE_MARK
-                    else _scaled(np.asarray(self._tile(mark.tile))[..., :3], s)
-                )
+                if mark is UNDONE_MARK:
+                    picture = undone_swatch(s, BACKGROUND)
+                elif mark is PLACED_MARK:
+                    picture = placed_swatch(s, BACKGROUND)
+                else:
+                    picture = _scaled(np.asarray(self._tile(mark.tile))[..., :3], s)
                 width = min(s, self.width - x)
                 if width > 0:
                     pixels[top : top + s, x : x + width] = picture[:, :width]

@@ -286,6 +286,13 @@ class TileBoard:
                     self.buffer.fill(band, color)
             self._marked.append(k)
 
+    def drawn_over(self, cells: Sequence[int]) -> None:
+        """Take it that marks were drawn over the cells at flat indices ``cells`` (by a
+        layer of its own, as :meth:`outline` draws): the next :meth:`update` re-blits them,
+        so the marks last one frame."""
+        if self._grid is not None:
+            self._marked.extend(int(k) for k in cells)
+
     def _check_ids(self, grid: npt.NDArray[np.integer]) -> None:
         """Refuse a grid that is not of integers, or holds ids the atlas does not have."""
         if grid.dtype.kind not in "iu":

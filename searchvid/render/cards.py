@@ -145,6 +145,12 @@ def work_field(cost: int, unit: tuple[str, str]) -> Field:
     return Field("work", cost, unit=unit[0] if cost == 1 else unit[1])
 
 
+CRITERION = "by work"
+"""How a race ranks its searches, as its stamps, cards and title say it: by the work each
+did (its unit named beside it: node expansions, iterations), not by the length of what it
+found."""
+
+
 def _finished(shown: Sequence[Shown], costs: Sequence[int | None]) -> dict[int, int]:
     """The searches that ran to their end (``Ending.COMPLETE``) and their costs."""
     return {
@@ -164,14 +170,14 @@ def _rank(cost: int, done: dict[int, int]) -> str:
 def race_places(
     shown: Sequence[Shown], costs: Sequence[int | None], titles: Sequence[str]
 ) -> tuple[list[str | None], list[str]]:
-    """Each search's place in a race (``"1st of 3"``), and the winners' titles: searches
+    """Each search's place in a race (``"1st of 3 by work"``), and the winners' titles: searches
     that ran to their end rank by the work their whole stream did (``costs``; ties share a
     place); a search cut short (max_frames, max_events, its work budget) does not finish."""
     count = len(shown)
     done = _finished(shown, costs)
     places: list[str | None] = ["did not finish"] * count
     for i, cost in done.items():
-        places[i] = f"{_rank(cost, done)} of {count}"
+        places[i] = f"{_rank(cost, done)} of {count} {CRITERION}"
     least = min(done.values(), default=None)
     return places, [titles[i] for i, cost in done.items() if cost == least]
 
@@ -185,9 +191,9 @@ def race_fields(
 ) -> list[tuple[Field, ...]]:
     """What each search's strip in a race says of its work, before its own fields: while
     it runs, the work its frame has done (``work 1,204 expansions``); from the frame it
-    ends on, a finish stamp: ``finished 1st`` (its place by work among the searches
-    finished so far) and its cost, or ``did not finish`` and its cost for a search cut
-    short.
+    ends on, a finish stamp that names its place among the searches finished so far and
+    the race's criterion, then its cost: ``finished 1st by work``, ``work 103
+    expansions``; or ``did not finish`` and its cost for a search cut short.
 
     The searches still running have done at least as much work (a race advances the
     least-worked first), so only a tie can change a place: while one of them has a frame
@@ -205,21 +211,23 @@ def race_fields(
             words = Field("", "did not finish")
         elif any(key <= cost for key in coming):
             words = Field("", "finished")
-        else:
-            words = Field("finished", _rank(cost, done))
+        else:  # two fields, not one: each fits a narrow column's line
+            words = Field("finished", f"{_rank(cost, done)} {CRITERION}")
         stamps.append((words, work_field(cost, units[i])))
     return stamps
 
 
 def race_result(winners: Sequence[str]) -> str:
-    """``"winner: 2 · A*"``, or ``"tie: 1 · breadth-first and 2 · backtracking"``."""
+    """``"winner by work: 2 · A*"``, or ``"tie by work: 1 · breadth-first and 2 ·
+    backtracking"``: the criterion is said, as a race of a puzzle could be read as one
+    for the fewest moves."""
     if len(winners) == 1:
-        return f"winner: {winners[0]}"
-    return f"tie: {', '.join(winners[:-1])} and {winners[-1]}"
+        return f"winner {CRITERION}: {winners[0]}"
+    return f"tie {CRITERION}: {', '.join(winners[:-1])} and {winners[-1]}"
 
 
 def crowned_title(title: str, result: str) -> str:
-    """A race's title on its closing card: ``"Water Sort race · winner: 2 · A*"``."""
+    """A race's title on its closing card: ``"Water Sort race · winner by work: 2 · A*"``."""
     return f"{title} · {result}" if title else result
 
 

@@ -5,16 +5,18 @@ yet every frame of it would get its share of the video. A paced video (``[video]
 duration``) finds such stretches in the silent pass that times it
 (:func:`~searchvid.render.jumppace.paced_for_jumps`) and plays each one in about
 :data:`DEAD_PLAYS_FOR` seconds by keeping only some of its frames; the strip says so on
-every frame of it (``fast`` and how many times faster: eight times is
-``fast \N{MULTIPLICATION SIGN}8``), so the reader knows that time is compressed there.
+every frame of it, with why (``fast`` and how many times faster: eight times is
+``fast \N{MULTIPLICATION SIGN}8: board barely changes``), so the reader knows that time is
+compressed there and what was left out: frames that change the picture only a little.
 
 What a stretch is (:class:`DeadFinder`), read from the views' tile grids and the frames'
 key facts, the same in every format and command:
 
 - A frame is *lively* when something a reader must see happens on it: a card (opening or
   closing), a new best, a committed move or roll, the search's last frame, a frame held
-  longer than one frame duration (a move's, a best's or a jump's hold), or, with a tree
-  panel, a tree node the panel never showed before. A lively frame is never dropped.
+  longer than one frame duration (a move's, a best's or a jump's hold), a shallow choice
+  kept whole (``[video] keep_depth``), or, with a tree panel, a tree node the panel never
+  showed before. A lively frame is never dropped.
 - A run of frames that are not lively is *quiet* while the board cells that changed from
   one frame to the next, taken together over the run, are at most :data:`DEAD_SHARE` of the
   board's cells (at least one cell): the changes stay in one small patch, such as the last
@@ -54,6 +56,11 @@ DEAD_SHARE = 0.05
 
 DEAD_PLAYS_FOR = 1.0
 """Seconds a dead stretch plays for once compressed (at least three frames)."""
+
+
+FAST_REASON = "board barely changes"
+"""Why a dead stretch plays fast, after its factor in the strip (``fast \N{MULTIPLICATION SIGN}8:
+board barely changes``): what the stretch's frames have in common, in words for any domain."""
 
 
 @dataclass(frozen=True)
@@ -108,11 +115,12 @@ def stretches(video: VideoOptions) -> tuple[DeadStretch, ...]:
 
 
 def fast_field(video: VideoOptions, index: int) -> Field | None:
-    """The strip's ``fast`` field for video frame ``index`` inside a dead stretch (eight
-    times faster reads ``fast \N{MULTIPLICATION SIGN}8``), else None."""
+    """The strip's ``fast`` field for video frame ``index`` inside a dead stretch, else
+    None: eight times faster reads ``fast \N{MULTIPLICATION SIGN}8: board barely
+    changes`` (:data:`FAST_REASON`), so a reader is told what is sped up and why."""
     for stretch in stretches(video):
         if stretch.shown <= index < stretch.shown + stretch.kept:
-            return Field("fast", f"\N{MULTIPLICATION SIGN}{stretch.factor}")
+            return Field("fast", f"\N{MULTIPLICATION SIGN}{stretch.factor}: {FAST_REASON}")
         if index < stretch.shown:
             break
     return None

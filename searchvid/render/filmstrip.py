@@ -25,9 +25,11 @@ expanded       a frame (beam: done on this level)              dark grey
 dropped        a cross over a dimmed board (beam)              light on dark
 =============  ==============================================  ==============
 
-A frame without a frontier view leaves the strip empty; on a found solution being replayed
-(``MOVE`` frames) a line says that the search is over. Only the parts whose look changed
-are redrawn: each board slot, the heading and the legend line.
+A frame without a frontier view leaves the strip empty. On a found solution being replayed
+(``MOVE`` frames) a line says that the search is over, over the solution's boards so far
+(:meth:`~searchvid.render.narration.Narration.replay_view`): the latest moves, the one on
+the board framed in yellow, the ones before it in grey, each with its move number. Only
+the parts whose look changed are redrawn: each board slot, the heading and the legend line.
 """
 
 from __future__ import annotations
@@ -325,7 +327,9 @@ def legend_entries(view: FrontierView, boards: Sequence[Glimpse]) -> tuple[tuple
         if not shown:
             continue
         total = view.total(role)
-        if role is Role.CURRENT:
+        if view.order == REPLAY_NOTE:  # a played-out solution: the moves up to this one
+            words = "the board above" if role is Role.CURRENT else "its moves before it"
+        elif role is Role.CURRENT:
             words = "expanding: the board above"
         elif total > shown:
             which = "best" if role is Role.DROPPED else "next"

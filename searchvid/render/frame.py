@@ -32,15 +32,18 @@ from typing import Any, Protocol
 
 from searchvid.errors import RunError, UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
-from searchvid.render.boardlegend import UNDONE_MARK, BoardLegend, Mark, marks_of
+from searchvid.render.boardlegend import PLACED_MARK, UNDONE_MARK, BoardLegend, Mark, marks_of
 from searchvid.render.canvas import FrameBuffer, PixelFormat, Pixels, Rect, RgbPanel
 from searchvid.render.cards import crowned_title, race_result, strip_text
+from searchvid.render.celllabels import LabelLayer, labels_of
 from searchvid.render.filmstrip import Filmstrip
 from searchvid.render.framelayout import Column, FrameLayout
 from searchvid.render.heatmap import HeatLayer, heat_marks, heat_possible
 from searchvid.render.hud import HUD_COLORS, HudText, StripContent, expected_status
 from searchvid.render.indexstrip import IndexStrip
-from searchvid.render.narration import Card, Ending, Narration, Voice
+from searchvid.render.narration import Card, Ending, Narration, Voice, in_race
+from searchvid.render.placed import COLOR as PLACED
+from searchvid.render.placed import PlacedWatch, Step, bracket, bracket_width, changed_cells
 from searchvid.render.settings import VideoOptions
 from searchvid.render.undo import COLOR as UNDONE
 from searchvid.render.undo import Left, UndoWatch, line_width, undone_cells
@@ -219,6 +222,14 @@ class FramePainter:
         self._undo = [UndoWatch() if t.backtracks else None for t in tracks]
         if any(self._undo):
             extra.append(UNDONE)
+        # a forward move brackets the cells it changed, where the view asks for the mark
+        placed = any(mark is PLACED_MARK for mark in boards.marks)
+        self._placed = [PlacedWatch() if placed else None for _ in tracks]
+        if placed:
+            extra.append(PLACED)
+        self._labels = [self._cell_labels(t.view, s) for t, s in zip(tracks, shapes, strict=True)]
+        for labels in self._labels:
+            extra.extend(labels.colors)
         for panel in self.panels:
             if panel is not None:
                 extra.extend(panel.colors)
@@ -243,7 +254,7 @@ class FramePainter:
         ]
         if any(h is not None and h.height != self.layout.strip_height for h in self.huds):
             raise RunError("searches side by side must have columns of one width")
-        self.narrations = [Narration(t.voice) for t in tracks]
+        self.narrations = [Narration(in_race(t.voice, len(tracks))) for t in tracks]
         self.buffer: FrameBuffer | None = None
         self._boards: list[Any] = []
         self._strips: list[IndexStrip | None] = []
@@ -270,7 +281,8 @@ class FramePainter:
         """The smallest text each part of the frame writes, in pixels, by part: ``"strip"``
         and ``"title"`` (ink height of a line of the strip's font), ``"legend"`` (the board
         legend's), ``"panel"`` (the tree panels' smallest), ``"board"`` (the view's
-        ``label_size`` at this tile size). Parts that write nothing are left out."""
+        ``label_size`` at this tile size), ``"coordinates"`` (the view's cell labels). Parts
+        that write nothing are left out."""
         heights: dict[str, int] = {}
         strips = [h for h in self.huds if h is not None]
         if strips:
@@ -289,10 +301,26 @@ class FramePainter:
         counts = [h.text_height for h in self.heats if h is not None and h.text_height]
         if counts:
             heights["heat"] = min(counts)
+        labels = [g.text_height for g in self._labels if g.text_height]
+        if labels:
+            heights["coordinates"] = min(labels)
         films = [f.text_height for f in self.films if f is not None]
         if films:
             heights["filmstrip"] = min(films)
         return heights
+
+    def _cell_labels(self, view: View, shape: tuple[int, int]) -> LabelLayer:
+        """The layer of ``view``'s cell labels (its coordinates) on boards of ``shape``.
+
+        Raises:
+            UserCodeError: The view's ``cell_labels`` are not labels of its own cells.
+        """
+        try:
+            labels = labels_of(view, shape)
+        except ValueError as error:
+            own = getattr(view, "__dict__", {}).get("_view", view)  # a CheckedView's view
+            raise UserCodeError(str(method_location(own, "cell_labels")), str(error)) from None
+        return LabelLayer(labels, self.video.tile_size, shape[1])
 
     def _filmstrip(self, view: View, column: Column) -> Filmstrip:
         """The filmstrip under ``column``'s board: ``view``'s boards in the frame's tiles."""
@@ -366,6 +394,9 @@ class FramePainter:
         undo = self._undo[track]
         if undo is not None:
             undo.observe(event)
+        placed = self._placed[track]
+        if placed is not None:
+            placed.observe(event)
         heat = self.heats[track]
         if heat is not None:
             heat.tracker.observe(event)
@@ -380,6 +411,13 @@ class FramePainter:
         undo = self._undo[track]
         if undo is not None and event.kind is EventKind.BACKTRACK:
             undo.remember(event, left)
+
+    def placed_from(self, track: int, event: Event, parent: Step | None) -> None:
+        """Tell column ``track`` that ``event`` stepped forward from ``parent`` (None: it
+        did not): for a frame drawn without observing the events before it."""
+        placed = self._placed[track]
+        if placed is not None:
+            placed.remember(event, parent)
 
     def draw(
         self,
@@ -420,6 +458,18 @@ class FramePainter:
         if left is not None:  # a step back: frame what it undid, on this frame only
             cells = undone_cells(spec.view.grid(left.node), grid)
             board.outline(cells, UNDONE, width=line_width(self.video.tile_size))
+            self._labels[track].covered(cells)
+        placed = self._placed[track]
+        parent = placed.parent_of(event) if placed is not None and left is None else None
+        if parent is not None:  # a step forward: bracket what it changed, on this frame only
+            cells = changed_cells(
+                spec.view, parent.node, event.node, spec.view.grid(parent.node), grid
+            )
+            bracket(board, cells, width=bracket_width(self.video.tile_size))
+            self._labels[track].covered(cells)
+        self._labels[track].paint(
+            board, before, everything=redrawn == grid.size or heat is not None
+        )
         panel, region = self.panels[track], self._panel_regions[track]
         if panel is not None and region is not None:
             changed = panel.draw()

@@ -3,11 +3,19 @@
 While a Monte Carlo tree search thinks about a move (from the first ``SELECT`` of an
 iteration from the root to the ``MOVE`` that commits a move), each child of the root tints
 the board cells its move occupies, more strongly the larger its share of the root's
-visits, and writes its visit count there when the cell is big enough for text. The most
-visited child, the first move of the principal variation the tree panel lights, is
-outlined in the panel's sky blue. After the ``MOVE``
-the heat clears. Everything is read from the events (``EXPAND``, ``SELECT``, ``BACKUP``,
-``MOVE``), so it works for any domain.
+visits, and writes its visit count there on a badge (text at least 12 px tall, so cells
+of about 24 px or more, as a 720-px frame still has; a count too wide for its cell
+shrinks to ``1.2k``); a cell several moves occupy sums their visits. The most visited
+child is outlined in the sky blue of the tree panel's principal variation; where several
+children share the most visits (early in a decision most have one each), the one of them
+the search expanded first is outlined and the legend says "one, if tied": the outline is
+there on every frame with heat. After the ``MOVE`` the heat clears. Everything is read from the
+events (``EXPAND``, ``SELECT``, ``BACKUP``, ``MOVE``), so it works for any domain.
+
+**Only over the root's position.** The counts are of the root's moves, so they are drawn
+only on frames whose board shows the root's position (the grids are equal); a frame about
+a deeper node shows that node's board as it is, without heat: there a count would sit on a
+cell another move fills, and the strip describes that node.
 
 **Which cells a move occupies.** By default, the cells whose tile id differs between the
 root's grid and the child's. A view may say better with a ``move_cells(node, child)``
@@ -62,17 +70,21 @@ LEVELS = 4
 ALPHA = 0.2
 """How far each level blends the ground toward :data:`TINT`."""
 
-HEAT_MARK = Mark("searchvid:heat", "visits of the moves on a cell")
+HEAT_MARK = Mark("searchvid:heat", "visits of the moves on a cell, summed")
 """The legend's entry for the tint (a swatch at the top level)."""
 
-PV_MARK = Mark("searchvid:heat-pv", "most visited move")
-"""The legend's entry for the outline."""
+PV_MARK = Mark("searchvid:heat-pv", "most visited move (one, if tied)")
+"""The legend's entry for the outline: one move, the first expanded where several share the
+most visits (early in a decision most moves have one visit each)."""
 
 MARKS = (HEAT_MARK, PV_MARK)
 """The legend entries a heat map adds, when it is on."""
 
 BADGE: RGB = HUD_COLORS[0]
 """The count's badge: the status strip's background."""
+
+BADGE_MARGIN = 2
+"""The least room between a count's badge and its cell's edge, in pixels."""
 
 INK: RGB = HUD_COLORS[2]
 """The count's text: the status strip's colour (its blends are already in the palette)."""
@@ -99,7 +111,8 @@ class CellHeat:
     Attributes:
         visits: Visits of the moves occupying the cell.
         level: Tint level, 1 to :data:`LEVELS`.
-        best: Whether the most visited move occupies it (outlined).
+        best: Whether the most visited move (the first expanded of a tie) occupies it
+            (outlined).
     """
 
     visits: int
@@ -126,8 +139,13 @@ class HeatTracker:
         self._cells: dict[int, tuple[int, ...]] = {}
 
     @property
+    def root_node(self) -> Any:
+        """The node of the root the counts are of (None before the first event)."""
+        return self._root_node
+
+    @property
     def thinking(self) -> bool:
-        """Whether the search is thinking about a move from the root (heat is shown)."""
+        """Whether the search is thinking about a move from the root."""
         return self._thinking
 
     def observe(self, event: Event) -> None:
@@ -181,10 +199,8 @@ class HeatTracker:
                 cells = self._cells[i] = self._cells_of(self._root_node, node)
             for cell in cells:
                 counts[cell] = counts.get(cell, 0) + n
-            if n > top:
+            if n > top:  # strictly more: on a tie the first expanded keeps the outline
                 top, best = n, list(cells)
-            elif n == top:
-                best = []  # a tie: no single most visited move to mark
         marked = set(best)
         return {
             cell: CellHeat(n, max(1, math.ceil(LEVELS * n / total)), cell in marked)
@@ -217,11 +233,15 @@ class HeatLayer:
     def _move_cells(self, node: Any, child: Any) -> tuple[int, ...]:
         if self._hook is not None:
             return self._hooked(node, child)
-        cached = self._root_grid
-        if cached is None or cached[0] is not node:
-            cached = self._root_grid = (node, self._view.grid(node))
-        changed = np.flatnonzero(np.asarray(self._view.grid(child)) != cached[1])
+        changed = np.flatnonzero(np.asarray(self._view.grid(child)) != self._root_view(node))
         return tuple(int(k) for k in changed)
+
+    def _root_view(self, root: Any) -> TileGrid:
+        """The grid of the root ``root`` (kept while it stays the root)."""
+        cached = self._root_grid
+        if cached is None or cached[0] is not root:
+            cached = self._root_grid = (root, self._view.grid(root))
+        return cached[1]
 
     def _hooked(self, node: Any, child: Any) -> tuple[int, ...]:
         assert self._hook is not None
@@ -264,9 +284,10 @@ class HeatLayer:
         self._grounds = np.array([_ground(t) for t in atlas.tiles], dtype=np.uint8)
         size = max(MIN_TEXT, atlas.size // 5)
         text = TextInk(size)
-        self._text = (
-            text if text.height >= MIN_TEXT and text.height + 8 <= atlas.size // 2 else None
-        )
+        # the badge may fill most of a cell: while the search thinks, the board shows the
+        # root's position, where a move's cell holds what the move replaces (mostly empty)
+        fits = text.height >= MIN_TEXT and text.height + 4 <= atlas.size - 2 * _edge(atlas.size)
+        self._text = text if fits else None
 
     @property
     def text_height(self) -> int | None:
@@ -289,11 +310,17 @@ class HeatLayer:
 
     def paint(self, board: TileBoard, before: TileGrid | None, redrawn: int) -> None:
         """Paint the heat over ``board`` after its ``update`` (``before``: its grid before,
-        ``redrawn``: what ``update`` returned), restoring cells that lost their heat."""
+        ``redrawn``: what ``update`` returned), restoring cells that lost their heat.
+
+        Only a board that shows the root's position gets heat: the counts are of the
+        root's moves, and on a deeper board they would sit on cells other moves fill."""
         grid = board.grid
         if grid is None:
             return
         heat = self.tracker.heat()
+        root = self.tracker.root_node
+        if heat and not np.array_equal(grid, self._root_view(root)):
+            heat = {}
         flat = grid.ravel()
         # cells the board drew again from its grid (None: it may have drawn any of them;
         # other marks' cells are re-blitted too, so the grid's changes alone do not say)
@@ -320,13 +347,27 @@ class HeatLayer:
         if picture is None:
             picture = self._tinted_tile(tile, heat.level)
             if heat.best:
-                _outline(picture, max(2, picture.shape[0] // 16 & ~1))
-            if self._text is not None:
-                _badge(picture, self._text, str(heat.visits))
+                _outline(picture, _outline_width(picture.shape[0]))
+            words = self._count_words(heat.visits)
+            if words is not None:
+                assert self._text is not None
+                _badge(picture, self._text, words)
             if len(self._pictures) > 4096:
                 self._pictures.clear()
             self._pictures[key] = picture
         return picture
+
+    def _count_words(self, visits: int) -> str | None:
+        """The count as the badge writes it: ``224``, else as short as ``1.2k`` or ``12k``
+        when the digits do not fit the cell (None: no count fits, the tint alone shows)."""
+        text, atlas = self._text, self._atlas
+        if text is None or atlas is None:
+            return None
+        room = atlas.size - 2 * _edge(atlas.size) - 8
+        for words in (f"{visits:,}", _short_count(visits)):
+            if text.ink(words).shape[1] <= room:
+                return words
+        return None
 
     def _tinted_tile(self, tile: int, level: int) -> Pixels:
         assert self._atlas is not None, "bind() first"
@@ -367,6 +408,27 @@ def _tinted(ground: RGB, level: int) -> RGB:
     )
 
 
+def _outline_width(side: int) -> int:
+    """Width of the most visited move's outline in a cell ``side`` pixels wide."""
+    return max(2, side // 16 & ~1)
+
+
+def _edge(side: int) -> int:
+    """The band along a cell's edges a count's badge keeps clear of (the outline's)."""
+    return max(BADGE_MARGIN, _outline_width(side))
+
+
+def _short_count(n: int) -> str:
+    """``n`` in at most four characters: ``999``, ``1.2k``, ``12k``, ``120k``, ``1.2M``."""
+    if n < 1000:
+        return str(n)
+    if n < 10_000:
+        return f"{n / 1000:.1f}k"
+    if n < 1_000_000:
+        return f"{n // 1000}k"
+    return f"{n / 1_000_000:.1f}M"
+
+
 def _outline(picture: Pixels, width: int) -> None:
     """A :data:`PV` frame ``width`` pixels wide along ``picture``'s edges, in place."""
     picture[:width] = PV
@@ -379,7 +441,7 @@ def _badge(picture: Pixels, text: TextInk, words: str) -> None:
     """``words`` on a badge in the status strip's colours, centred in ``picture``."""
     ink = text.ink(words)
     side = picture.shape[0]
-    height, width = ink.shape[0] + 4, min(ink.shape[1] + 8, side - 4)
+    height, width = ink.shape[0] + 4, min(ink.shape[1] + 8, side - 2 * _edge(side))
     top, left = (side - height) // 2, (side - width) // 2
     box = picture[top : top + height, left : left + width]
     box[:] = BADGE

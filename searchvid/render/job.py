@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,6 +72,8 @@ class RenderJob:
     best_name: str = "best"
     backtracks: bool = False
     heat: bool = False
+    compare: Callable[[], Sequence[Field]] | None = None
+    """The closing card's words on a search to compare with (``[compare]``; None: none)."""
 
     def voice(self) -> Voice:
         """How the strip narrates this search."""
@@ -86,6 +88,7 @@ class RenderJob:
             captions=self.video.captions,
             settings=self.settings,
             best_name=self.best_name,
+            compare=self.compare,
         )
 
 

@@ -13,6 +13,7 @@ from searchvid.render.deadtime import DeadFinder, DeadStretch, planned
 from searchvid.render.job import RenderJob
 from searchvid.render.jumps import jump_hold
 from searchvid.render.narration import Ending
+from searchvid.render.policy import shallow
 from searchvid.render.settings import VideoOptions
 from searchvid.render.stepping import Run
 from searchvid.render.view import View
@@ -149,6 +150,8 @@ def _measure(
             cut = True
         if finder is not None:
             lively = card is not None or hold > 0 or item is None or _lively(item)
+            if item is not None and shallow(video, item[0]):
+                lively = True  # a shallow choice kept whole (keep_depth) is never dropped
             if item is not None and panel is not None and item[0].id not in panel:
                 lively = True  # the tree panel shows a node it never showed before
                 panel.add(item[0].id)

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import queue
 import signal
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 from typing import IO
+
+import numpy as np
 
 from searchvid.errors import RunError
 from searchvid.render.canvas import PixelFormat, Pixels, Rect
@@ -33,6 +37,80 @@ MP4_SETTINGS: dict[Quality, tuple[str, int]] = {
 """libx264 ``(preset, crf)`` for each ``quality``."""
 
 _STDERR_LINES = 6  # how much of a dying ffmpeg's log a RunError quotes
+_PIPE_BYTES = 1 << 20
+"""The pipe's buffer asked for (Linux's default is 64 KiB, and an unprivileged process may
+ask up to ``/proc/sys/fs/pipe-max-size``, 1 MiB by default): a frame then crosses in one or two
+wake-ups of ffmpeg instead of twenty."""
+
+
+class _PipeFeeder:
+    """Writes queued frames into ffmpeg's stdin from a thread of its own.
+
+    The render draws the next frame while this thread waits for ffmpeg to take the last one:
+    a pipe write blocks until ffmpeg reads, and releases the GIL while it waits. Frames are
+    written in the order queued, so ffmpeg gets the very bytes a direct write gives. When a
+    write fails (ffmpeg stopped reading), the thread notes it and drops the rest of the queue
+    until :meth:`close`, so that :meth:`put` never waits for a thread that stopped writing.
+
+    Each frame is copied into a ring of ``depth + 2`` buffers, allocated once (a fresh copy
+    per frame costs a page fault per 4 KiB): the queue holds at most ``depth`` of them and the
+    thread writes one more, so the buffer filled next is never one still in use.
+
+    Args:
+        pipe: ffmpeg's stdin.
+        depth: Frames that may wait in the queue.
+        frame_bytes: Bytes of a frame.
+    """
+
+    def __init__(self, pipe: IO[bytes], depth: int, frame_bytes: int) -> None:
+        self._pipe = pipe
+        self._queue: queue.Queue[tuple[memoryview, int] | None] = queue.Queue(depth)
+        self._ring = [np.empty(frame_bytes, np.uint8) for _ in range(depth + 2)]
+        self._next = 0
+        self.failed = False
+        self._thread = threading.Thread(target=self._run, name="searchvid-ffmpeg-pipe")
+        self._thread.daemon = True  # a stuck ffmpeg never keeps the interpreter alive
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            if self.failed:
+                continue
+            data, times = item
+            try:
+                for _ in range(times):
+                    self._pipe.write(data)
+            except (OSError, ValueError):  # ffmpeg is gone, or the pipe was closed: say so
+                self.failed = True
+
+    def put(self, frame: Pixels, times: int) -> bool:
+        """Queue a copy of ``frame`` (C-contiguous) to be written ``times`` times (waits
+        while the queue is full); False when an earlier write failed."""
+        if self.failed:
+            return False
+        buffer = self._ring[self._next]
+        self._next = (self._next + 1) % len(self._ring)
+        np.copyto(buffer, frame.reshape(-1))
+        self._queue.put((buffer.data, times))
+        return True
+
+    def close(self) -> bool:
+        """Wait until every queued frame is written or dropped; True when all were written."""
+        self._queue.put(None)
+        self._thread.join()
+        return not self.failed
+
+
+def _widen(pipe: IO[bytes]) -> None:
+    """Ask for a larger pipe buffer (:data:`_PIPE_BYTES`) where the system allows it."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: the default buffer
+        return
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+    if setsize is not None:
+        with contextlib.suppress(OSError):  # refused (a lower limit): the default buffer
+            fcntl.fcntl(pipe.fileno(), setsize, _PIPE_BYTES)
 
 
 class Mp4Encoder(AtomicOutput):
@@ -59,6 +137,11 @@ class Mp4Encoder(AtomicOutput):
     KIND = OutputKind.MP4
     """The format written: a subclass with another :meth:`command` names its own, whose
     frame-size limits :func:`check_frame_size` applies."""
+
+    AHEAD = 2
+    """Frames queued for the thread that feeds ffmpeg, so that drawing the next frame overlaps
+    piping this one (0: :meth:`write` pipes the frame itself, as before issue 22, which the
+    pipeline benchmark measures side by side)."""
 
     def __init__(
         self,
@@ -89,6 +172,7 @@ class Mp4Encoder(AtomicOutput):
         self._proc: subprocess.Popen[bytes] | None = None
         self._stdin: IO[bytes] | None = None
         self._log: IO[bytes] | None = None
+        self._feeder: _PipeFeeder | None = None
         self._last: Pixels | None = None
 
     @property
@@ -140,17 +224,26 @@ class Mp4Encoder(AtomicOutput):
         except OSError as exc:
             raise RunError(f"cannot start ffmpeg ({command[0]}): {exc}") from None
         self._stdin = self._proc.stdin
+        assert self._stdin is not None
+        _widen(self._stdin)
+        if self.AHEAD > 0:
+            self._feeder = _PipeFeeder(self._stdin, self.AHEAD, self._frame_bytes)
 
     def write(self, frame: Pixels, dirty: Rect | None = None, *, hold: int = 0) -> None:
         if frame.nbytes != self._frame_bytes:
             raise ValueError(f"frame of {frame.nbytes} bytes, expected {self._frame_bytes}")
         assert self._stdin is not None, "write() outside the with block"
-        data = frame.data.cast("B")
-        try:
-            for _ in range(1 + hold):
-                self._stdin.write(data)
-        except OSError:
-            raise self._failure() from None
+        if self._feeder is not None:
+            # copied: the caller redraws its buffer while the thread pipes this one
+            if not self._feeder.put(frame, 1 + hold):
+                raise self._failure()
+        else:
+            data = frame.data.cast("B")
+            try:
+                for _ in range(1 + hold):
+                    self._stdin.write(data)
+            except OSError:
+                raise self._failure() from None
         self._last = frame
         self._count += 1 + hold
 
@@ -162,6 +255,11 @@ class Mp4Encoder(AtomicOutput):
         assert self._proc is not None
         if self._hold:
             self.write(self._last, hold=self._hold - 1)
+        if self._feeder is not None:
+            written = self._feeder.close()
+            self._feeder = None
+            if not written:
+                raise self._failure()
         try:
             self._stdin.close()
         except OSError:
@@ -200,6 +298,9 @@ class Mp4Encoder(AtomicOutput):
             if proc.poll() is None:
                 with contextlib.suppress(OSError):
                     proc.kill()
+            if self._feeder is not None:  # its write fails now that ffmpeg is gone
+                self._feeder.close()
+                self._feeder = None
             if self._stdin is not None:
                 with contextlib.suppress(OSError):  # a broken pipe: ffmpeg is gone already
                     self._stdin.close()

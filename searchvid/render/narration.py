@@ -10,11 +10,13 @@ from __future__ import annotations
 import enum
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from searchvid.render.filmstrip import REPLAY_NOTE
 from searchvid.render.hud import HudText
 from searchvid.search.events import Event, EventKind
+from searchvid.search.frontierview import FrontierView, Glimpse, Role
 from searchvid.search.status import Field, format_number
 
 MEMORY = 65_536
@@ -35,6 +37,16 @@ class Narrator(Protocol):
     def describe_node_value(self, node: Any, value: float) -> str | None: ...
 
     def describe_end(self, node: Any) -> str | None: ...
+
+
+class ValueWords(Protocol):
+    """What a domain may add to its :class:`Narrator` words: its value functions in words."""
+
+    def describe_value_function(self, name: str) -> tuple[str, str] | None:
+        """``(what the strip calls it, what it measures)`` for value function ``name``
+        (``("closeness to goal", "1 = all 12 exits joined, ...")``), or None: the strip
+        then shows the function's own name, and the opening card says nothing more."""
+        ...
 
 
 class Ending(enum.Enum):
@@ -92,6 +104,25 @@ class Voice:
     """What the last frame's phase says when the search ended by itself and the domain has no
     words for the node (a :class:`~searchvid.VideoWriter`'s ``"done"``; None: ``search
     complete``)."""
+    compare: Callable[[], Sequence[Field]] | None = None
+    """The closing card's words on another search run from the same start (the scene's
+    ``[compare]``, :class:`~searchvid.render.comparison.Comparison`), asked for only when
+    the card is drawn (None: no comparison)."""
+    steps: bool = True
+    """Whether the strip counts the search's steps (its events). A race's columns leave it
+    out: they advance by work, and equal step counts beside unequal work would read as a
+    tie (:func:`in_race`)."""
+    notes: bool = True
+    """Whether the strip explains a count that would else puzzle on a line of its own (the
+    kept tree's ``(some from earlier moves)``, :func:`kept_visits`). A race's narrow
+    columns leave it out: there it would push the strip's last fields off."""
+
+
+def in_race(voice: Voice, searches: int) -> Voice:
+    """``voice`` as a column of ``searches`` side by side narrates: without its step counter
+    (:attr:`Voice.steps`) and notes (:attr:`Voice.notes`) in a race, as is for a single
+    search."""
+    return replace(voice, steps=False, notes=False) if searches > 1 else voice
 
 
 class Card(enum.Enum):
@@ -122,6 +153,10 @@ class BestShown(tuple[Field, ...]):
         return made
 
 
+VALUE_BOUNDS = frozenset({"alpha", "beta"})
+"""Names of algorithm fields that are values on the scale the strip puts into the domain's
+words (minimax's alpha-beta window)."""
+
 _PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
 """Event kinds of a played line: a closing card on one states the game's result."""
 
@@ -133,9 +168,20 @@ class Narration:
         self.voice = voice
         self._nodes: OrderedDict[int, Any] = OrderedDict()
         self._tree_nodes = 0  # tree ids count from 0 in creation order: the largest + 1
+        self._played: list[tuple[Any, int, int]] = []  # the MOVEs in a row: node, id, depth
+        # the positions a plan decides from: the latest committed (or the start) and the one
+        # before it, whose player to move chose the move on screen (see _whose)
+        self._deciding: tuple[Any, Any] = (None, None)
 
     def observe(self, event: Event) -> None:
         """Remember the event's tree node (every event, in order)."""
+        if event.kind is EventKind.MOVE:
+            self._played.append((event.node, -1 if event.id is None else event.id, event.depth))
+            del self._played[:-REPLAY_BOARDS]
+        elif self._played:
+            self._played.clear()  # a played line is the MOVEs in a row
+        if event.kind is EventKind.MOVE or self._deciding[1] is None:
+            self._deciding = (self._deciding[1], event.node)
         if event.id is not None and event.id >= self._tree_nodes:
             self._tree_nodes = event.id + 1
         if event.id is not None and event.kind.shows_state:
@@ -164,23 +210,90 @@ class Narration:
         """
         voice = self.voice
         node = event.node
-        shown: list[Field] = [Field("step", event.step), Field("depth", event.depth)]
-        shown.extend(fields)
+        shown: list[Field] = [Field("step", event.step)] if voice.steps else []
+        shown.append(Field("depth", event.depth))
+        if event.kind is EventKind.MOVE and voice.move_phase == "solution" and ending is None:
+            # the search is over: its counters would not describe the board shown (the
+            # closing card keeps them, as what the search cost)
+            fields = [f for f in fields if f.name not in SEARCH_COUNTERS]
+        shown.extend(self._worded(f) for f in self._whose(event, kept_visits(fields, voice.notes)))
         if voice.narrator is not None:
             shown.extend(voice.narrator.status(node))
         if voice.values:
             value = voice.score(node) if voice.score is not None else event.value
-            name = voice.value_name or "value"
+            words = self._value_function_words(voice.value_name)
+            own = voice.score is not None  # the node's own value, not one a search proved
+            name = words[0] if words is not None else voice.value_name or "value"
+            if words is not None and not own:
+                # a proved value is what the search expects the lines ahead to reach on the
+                # function's scale, not the board's own ("score 10" beside 0.331 = 13)
+                name = f"expected {name}"
             if any(f.name == name for f in shown):  # the domain's own "score 52" is not 0.575
                 name = f"{name} value"
-            own = voice.score is not None  # the node's own value, not one a search proved
             shown.append(_value_field(name, self._value_words(value, node if own else None)))
-            if not (ending is not None and event.kind in _PLAYED and voice.best_name != "best"):
-                # a played line's last frame states the game's result: the best simulated
-                # line ("best playout: X wins" under "game over: draw") would contradict it
+            # an algorithm's own named best ("best playout", "best move so far") is left off
+            # a played move's frame where it would say nothing true: on the line's last
+            # frame, which states the game's result ("best playout: X wins" under "game
+            # over: draw" would contradict it), and where the search reported none
+            # ("best move so far -" on every frame of expectimax, whose frames are its moves)
+            named = voice.best_name != "best" and event.kind in _PLAYED
+            if not (named and (ending is not None or best is None)):
                 shown.append(_value_field(voice.best_name, self._value_words(best)))
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(voice.title, self._phase(event, ending), tuple(shown), caption)
+
+    def _whose(self, event: Event, fields: Sequence[Field]) -> Sequence[Field]:
+        """``fields`` with a two-player search's ``win rate`` named for the player it is
+        of, in the domain's words (``player 1's win rate 1%``, ``X's win rate 60%``): the
+        rate is that of the player who chooses the move it rates, the one to move where the
+        move is made (on a committed move's frame, the position before it), who need not be
+        the player the domain names to move on screen."""
+        narrator = self.voice.narrator
+        if narrator is None or not any(f.name == "win rate" for f in fields):
+            return fields
+        before, now = self._deciding
+        chooser = before if event.kind is EventKind.MOVE else now
+        mover = getattr(chooser, "to_move", None)
+        if event.kind.value == "roll" or mover not in (0, 1):
+            return fields
+        words = narrator.describe_value(1.0 if mover == 0 else 0.0)
+        if not words or not words.endswith(" wins"):
+            return fields
+        name = f"{words.removesuffix(' wins')}'s win rate"
+        return [replace(f, name=name) if f.name == "win rate" else f for f in fields]
+
+    def film_view(self, event: Event, view: FrontierView | None) -> FrontierView | None:
+        """The filmstrip's view of the frame showing ``event``: the algorithm's ``view``
+        with its value named as the strip names it (``ranked by closeness to goal``, not
+        ``ranked by network``: one name for one quantity), else the played-out solution
+        (:meth:`replay_view`)."""
+        if view is None:
+            return self.replay_view(event)
+        name = self.voice.value_name
+        words = self._value_function_words(name)
+        ranked = f"ranked by {name}"
+        if words is None or ranked not in view.order:
+            return view
+        return replace(view, order=view.order.replace(ranked, f"ranked by {words[0]}"))
+
+    def replay_view(self, event: Event) -> FrontierView | None:
+        """The found solution played out so far, as a filmstrip shows it: on the frame of a
+        solution's ``MOVE`` (``move_phase`` ``"solution"``), the boards of the moves before
+        it (up to :data:`REPLAY_BOARDS`) and its own, last, each labelled ``move 5``; None on
+        other frames. Read from the events observed, so a preview draws it as the render."""
+        played = self._played
+        if self.voice.move_phase != "solution" or event.kind is not EventKind.MOVE:
+            return None
+        # the frame's own move: the last observed, or one before it where the run has
+        # read on before drawing
+        at = next((i for i in range(len(played) - 1, -1, -1) if played[i][0] is event.node), None)
+        if at is None:
+            return None
+        boards = tuple(
+            Glimpse(node, nid, depth, Role.CURRENT if i == at else Role.DONE, _move(depth))
+            for i, (node, nid, depth) in enumerate(played[: at + 1])
+        )
+        return FrontierView(REPLAY_NOTE, boards)
 
     def opening(self, event: Event) -> HudText:
         """The opening card's strip, over the start position ``event`` shows: the problem
@@ -192,9 +305,32 @@ class Narration:
         problem = describe(node) if describe is not None else None
         if not problem:
             problem = f"from {narrator.label(node)}" if narrator is not None else "the start"
-        fields = (Field("search:", voice.algorithm or "search"), *voice.settings)
+        settings = self._settings()
+        meaning = self._value_function_words(voice.value_name) if voice.values else None
+        if meaning is not None:  # what the strip's value measures, said once
+            settings.append(Field(f"{meaning[0]}:", meaning[1]))
+        fields = (Field("search:", voice.algorithm or "search"), *settings)
         caption = "the start position" if voice.captions else None
         return HudText(voice.title, problem, fields, caption)
+
+    def _settings(self) -> list[Field]:
+        """The algorithm's settings as the cards show them: a value function by what it
+        measures ("reward partial" reads "reward: share of exits joined")."""
+        settings = []
+        for field in self.voice.settings:
+            words = self._value_function_words(field.value)
+            settings.append(Field(f"{field.name}:", words[0]) if words is not None else field)
+        return settings
+
+    def _value_function_words(self, name: object) -> tuple[str, str] | None:
+        """The domain's words for its value function ``name``, where it has some
+        (:meth:`ValueWords.describe_value_function`): what the strip calls it and what it
+        measures; None for anything else."""
+        describe = getattr(self.voice.narrator, "describe_value_function", None)
+        if describe is None or not isinstance(name, str):
+            return None
+        words: tuple[str, str] | None = describe(name)
+        return words
 
     def closing(
         self,
@@ -218,13 +354,15 @@ class Narration:
             text = HudText(text.title, self._best_phase(event, best, fields, ending), text.fields)
         else:
             text = self.text(event, best, False, fields, ending)
-        shown = text.fields if place is None else (Field("race:", place), *text.fields)
+        compared = tuple(self.voice.compare()) if self.voice.compare is not None else ()
+        shown = (*compared, *text.fields)  # the other search's result beside this one's
+        shown = shown if place is None else (Field("race:", place), *shown)
         caption = None
         if self.voice.captions:
             voice = self.voice
-            settings = ", ".join(f.text() for f in voice.settings)
+            settings = ", ".join(f.text() for f in self._settings())
             who = f"{voice.algorithm} ({settings})" if settings else voice.algorithm or "search"
-            caption = f"{who}: {text.phase}"
+            caption = "; ".join([f"{who}: {text.phase}", *(f.text() for f in compared)])
         return HudText(text.title, text.phase, shown, caption)
 
     def _best_phase(
@@ -239,7 +377,8 @@ class Narration:
         words = narrator.describe_end(event.node) if narrator is not None else None
         if not words:
             value = self._value_words(best)
-            name = self.voice.value_name or "value"
+            named = self._value_function_words(self.voice.value_name)
+            name = named[0] if named is not None else self.voice.value_name or "value"
             words = value if isinstance(value, str) else f"{name} {format_number(value)}"
         counter = _counter(fields)
         done = _counter(fields.last) if counter is not None else None
@@ -279,7 +418,17 @@ class Narration:
             return self.voice.move_phase
         if event.kind.value == "roll":
             return "rolling the dice"
+        if event.kind is EventKind.ROLLOUT or _playout_end(event):
+            return "playout, not played"  # a simulated line, not the search's position
         return "searching"
+
+    def _worded(self, field: Field) -> Field:
+        """An algorithm's bound on the value scale (:data:`VALUE_BOUNDS`: ``alpha 0.5``) in
+        the domain's words where it has some (``alpha: draw``), as values are shown: a bare
+        ``0.5`` beside ``value: X wins`` would leave the reader to guess the scale."""
+        if field.name not in VALUE_BOUNDS or not isinstance(field.value, float):
+            return field
+        return _value_field(field.name, self._value_words(field.value))
 
     def _value_words(self, value: float | None, node: Any = None) -> float | str | None:
         """``value`` in the domain's words where it has some: as ``node``'s own value when
@@ -313,6 +462,8 @@ class Narration:
             number = event.depth  # moves from the start along the played line
             verb = "play" if self.voice.move_phase == "playing" else f"solution, move {number}:"
             text = f"{verb} {move}" if move else f"{self.voice.move_phase}, move {number}"
+        elif _playout_end(event):
+            text = "end of a random playout"
         elif kind is EventKind.LEAF:
             ending = self._value_words(event.value) if event.value is not None else None
             outcome = f" ({ending})" if isinstance(ending, str) else ""
@@ -335,6 +486,74 @@ class Narration:
             shown = value if isinstance(value, str) else format_number(value)
             text += f"; new best: {shown}"
         return text
+
+
+def _playout_end(event: Event) -> bool:
+    """Whether ``event`` shows where a random playout ended (an MCTS ``LEAF`` off the tree:
+    no tree id, the playout's start as parent), not a position the search reached: its
+    strip must not read as the search's own position."""
+    return event.kind is EventKind.LEAF and event.id is None and event.parent is not None
+
+
+SEARCH_COUNTERS = frozenset({"frontier", "level", "kept"})
+"""Fields of a frontier search's progress (``frontier 124``, beam's ``level 23`` and ``kept
+6/6``): on the frames of a found solution played out they would describe where the search
+ended, not the board shown, so those frames leave them out."""
+
+LEADER = "most visited move"
+"""What the strip calls an iteration block's ``visits``: they are the leading move's (a
+board's heat map writes a cell's sum over its moves, which would else read as the same
+count)."""
+
+KEPT_VISITS = "(some from earlier moves)"
+"""Said after the most visited move's visits when they outnumber the iterations run for the
+current move: a field of its own, so a narrow strip wraps it instead of cutting it."""
+
+
+def kept_visits(fields: Sequence[Field], notes: bool = True) -> Sequence[Field]:
+    """``fields``, with an iteration block's ``visits`` named for the move they count and
+    explained where they outnumber the iterations run so far for the current move:
+    ``most visited move 491 visits``, then ``(some from earlier moves)``.
+
+    A search that thinks in iterations (``iterations 120/300``, ``iteration 121/300``:
+    MCTS) shows the ``visits`` of its leading move, the one with the most visits at the
+    block's root; a heat map beside it sums the visits of all moves on a cell, so the
+    strip names whose count it is. A search that keeps its tree after committing a move
+    (MCTS in plan mode) starts the next move with the visits the kept subtree already had,
+    so 491 visits can stand beside ``iterations 300/300``; each iteration adds at most one
+    visit to a node, so visits above the iterations counted (``iterations 300``, or
+    ``iteration 121`` with 120 done) can only come from earlier moves' iterations. Fields
+    of other searches (no iteration count out of a total) and other fields are unchanged.
+    Without ``notes`` (a race's narrow column) the explanation is left out.
+    """
+    done: int | None = None
+    for field in fields:
+        if isinstance(field.value, int) and field.of is not None:
+            if field.name == "iterations":
+                done = field.value
+            elif field.name == "iteration":
+                done = field.value - 1  # the one under way has not backed up yet
+    if done is None:
+        return fields
+    shown: list[Field] = []
+    for field in fields:
+        value = field.value
+        if field.name != "visits" or field.unit or not isinstance(value, int | None):
+            shown.append(field)
+            continue
+        unit = "visit" if value == 1 else "visits"
+        shown.append(Field(LEADER, value, unit=unit if value is not None else ""))
+        if notes and value is not None and value > done:
+            shown.append(Field("", KEPT_VISITS))
+    return tuple(shown)
+
+
+REPLAY_BOARDS = 16
+"""The boards of a played-out solution a filmstrip can show at most: its latest moves."""
+
+
+def _move(depth: int) -> tuple[Field, ...]:
+    return (Field("move", depth),)
 
 
 def _counter(fields: Sequence[Field]) -> Field | None:

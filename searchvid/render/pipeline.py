@@ -36,6 +36,7 @@ from searchvid.render.html import Annotates
 from searchvid.render.job import EventSource, RenderJob, RenderResult, track
 from searchvid.render.narration import Card, Ending
 from searchvid.render.output import OutputKind, check_target
+from searchvid.render.placed import PlacedWatch, Step
 from searchvid.render.settings import VideoOptions
 from searchvid.render.stepping import (
     Run,
@@ -261,16 +262,20 @@ def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray
     recent = deque(maxlen=-index)
     lefts: deque[Left | None] = deque(maxlen=-index)  # the node each step back left
     watch = UndoWatch()
+    parents: deque[Step | None] = deque(maxlen=-index)  # the state each step forward left
+    placed = PlacedWatch()
     frames = 0
     stream = source() if callable(source) else source
     status = status_reader(stream)
     bests = BestFrames(1)  # the search's best, for its closing card
     for event, frame, best, improving, ending in frames_with_best(stream, job.video):
         watch.observe(event)
+        placed.observe(event)
         if event.kind is EventKind.IMPROVE:
             bests.improve(0, event)
         if frame is not None:
             lefts.append(watch.left_by(event))
+            parents.append(placed.parent_of(event))
             frames += 1
             fields = status(event) if status is not None else ()
             recent.append((event, best, improving, fields, ending))
@@ -282,6 +287,7 @@ def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray
     painter = FramePainter([track(job, None)], job.video)
     if lefts[0] is not None:
         painter.stepped_back(0, event, lefts[0])
+    painter.placed_from(0, event, parents[0])
     painter.open(PixelFormat.RGB24)
     card = card_of(job.video, frames + index, [(event, best, improving, ending)])
     if card is Card.CLOSING:

@@ -7,8 +7,9 @@ means the same event everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
+from functools import cache
 from itertools import islice
 from typing import Literal
 
@@ -45,6 +46,17 @@ def selects(selection: FrameSelection, kind: EventKind) -> bool:
 _PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
 """The played line: committed moves and the dice nature rolled, never thinned away."""
 
+_NEW_NODE = frozenset({EventKind.ENTER, EventKind.LEAF, EventKind.EXPAND})
+"""Kinds that step onto a node the search has not shown before: under ``[video]
+keep_depth`` those at most that deep are always frames."""
+
+
+def shallow(video: VideoOptions, event: Event) -> bool:
+    """Whether ``event`` is a step onto a new node no deeper than ``video.keep_depth``: a
+    candidate frame that is never thinned (``keep_depth`` 0: none is)."""
+    return event.depth <= video.keep_depth and event.kind in _NEW_NODE and video.keep_depth > 0
+
+
 FINAL_FRAME_LOOKAHEAD = 4096
 """Events buffered after a skipped candidate, waiting to see whether it was the last one."""
 
@@ -58,7 +70,9 @@ def assign_frames(
     2 * every, ...`` become frames ``0, 1, 2, ...``. Under ``frames = "all"`` a MOVE or ROLL
     event (a committed move, a solution being played out, a roll of the dice) is always a
     frame and is not counted, so
-    ``every`` thins the search but never the answer; with ``duration`` (pacing) a candidate
+    ``every`` thins the search but never the answer; so is, under ``keep_depth``, a step onto
+    a new node at most that deep (:func:`shallow`), so that the deeper steps are sampled
+    evenly between the search's shallow choices; with ``duration`` (pacing) a candidate
     whose node the next events report as a new best (IMPROVE) is kept too. The last candidate
     of the stream always becomes the final frame even when ``every`` would skip it, so a video
     ends on the search's final state (a solved puzzle, the end of a game); to know that a
@@ -83,6 +97,7 @@ def assign_frames(
     """
     selection, every, limit = video.frames, video.every, video.max_frames
     keep_best = video.duration > 0  # pacing never thins away a new best
+    keep_depth = video.keep_depth
     candidates = 0
     frames = 0
     plain = 0  # frames counted as without dead stretches (how pacing numbered them)
@@ -112,6 +127,8 @@ def assign_frames(
             continue
         if selection == "all" and event.kind in _PLAYED:
             keep = True
+        elif keep_depth and event.depth <= keep_depth and event.kind in _NEW_NODE:
+            keep = True  # a shallow choice: shown, not counted (see shallow())
         else:
             keep = candidates % every == 0
             candidates += 1
@@ -132,6 +149,211 @@ def assign_frames(
         yield held[0], frames
         for waiting in held[1:]:
             yield waiting, None
+
+
+_CANDIDATE, _KEPT, _IMPROVES, _WATCHED, _SHALLOW = 1, 2, 4, 8, 16
+"""Roles of an event kind for :class:`FrameTally`, as bits: a candidate frame, a candidate
+always kept (MOVE and ROLL under ``all``), IMPROVE, an event its ``see`` is shown, a
+candidate always kept when no deeper than ``keep_depth`` (:func:`shallow`; only with it)."""
+
+BATCH = 4096
+"""Most events :class:`FrameTally` reads in one batch where each candidate is a frame."""
+
+_CLOSE = 64
+"""Frames left before ``max_frames`` below which :class:`FrameTally` reads one event at a
+time (a batch never reads more events than there are frames left, so that the search is cut
+where :func:`assign_frames` cuts it; batches that small would cost more than they save)."""
+
+
+@cache
+def _roles(
+    selection: FrameSelection, watch: frozenset[EventKind], by_depth: bool = False
+) -> dict[str, int]:
+    """Each kind's roles (:data:`_CANDIDATE` ...) keyed by the kind's value. Cached: a run
+    of a small search should not pay for building it (the callers never change it)."""
+    roles: dict[str, int] = {}
+    for kind in EventKind:
+        role = _CANDIDATE if selects(selection, kind) else 0
+        if role and selection == "all" and kind in _PLAYED:
+            role |= _KEPT
+        elif role and by_depth and kind in _NEW_NODE:
+            role |= _SHALLOW
+        if kind is EventKind.IMPROVE:
+            role |= _IMPROVES
+        if kind in watch:
+            role |= _WATCHED
+        roles[kind._value_] = role
+    return roles
+
+
+class FrameTally:
+    """What :func:`assign_frames` makes of a stream, counted without pairing each event
+    with its frame: for a consumer that needs only the totals (``searchvid run``).
+
+    :func:`assign_frames` yields every event it reads, each a frame or not; its per-event
+    generator and tuple cost about as much as a simple search's own step. :meth:`read`
+    follows the same policy over the same events (held candidates, ``every``, new bests
+    kept when paced, dead stretches, ``max_frames``, ``max_events``) and reads the stream
+    up to the same cut. Where every candidate is a frame (``every = 1``, no dead stretch)
+    it reads the events in batches whose loop tests no limit (see :meth:`_read_batches`);
+    otherwise in one loop that keeps only the first held event and how many follow it.
+
+    Attributes:
+        events: Events read so far, as :func:`assign_frames` would have yielded them by
+            now: after a failure of the stream, without those it still held back (a
+            skipped candidate and the events after it), which it never yielded; after a
+            failure in ``see``, those before the event it failed on.
+        frames: Frames made so far.
+        last: The event of the latest frame (None before the first).
+    """
+
+    __slots__ = ("events", "frames", "last", "video")
+
+    def __init__(self, video: VideoOptions) -> None:
+        self.video = video
+        self.events = 0
+        self.frames = 0
+        self.last: Event | None = None
+
+    def read(
+        self,
+        events: Iterable[Event],
+        see: Callable[[Event], object] | None = None,
+        watch: Collection[EventKind] = (),
+    ) -> None:
+        """Read ``events`` up to :func:`assign_frames`'s cut, counting them and the frames.
+
+        Args:
+            events: The event stream of a search, fresh.
+            see: Called with each event whose kind is in ``watch``, in stream order
+                (:func:`assign_frames` yields the events it reads in that order, unless
+                the stream fails while some are held back).
+            watch: The kinds of event ``see`` is given.
+        """
+        video = self.video
+        watched = frozenset(watch) if see is not None else frozenset()
+        roles = _roles(video.frames, watched, video.keep_depth > 0)
+        stream = islice(events, video.max_events)
+        if video.every == 1 and not stretches(video) and self._read_batches(stream, roles, see):
+            return
+        if self.frames < video.max_frames:
+            self._read_each(stream, roles, see)
+
+    def _read_batches(
+        self,
+        stream: Iterator[Event],
+        roles: dict[str, int],
+        see: Callable[[Event], object] | None,
+    ) -> bool:
+        """Read while every candidate is a frame and more than :data:`_CLOSE` frames are
+        left, in batches no longer than the frames left: a batch of ``n`` events makes at
+        most ``n`` frames, so it is never cut inside and its loop tests no limit. Whether
+        the stream ended."""
+        limit = self.video.max_frames
+        frames, last = self.frames, self.last
+        done = self.events  # events of the batches read whole
+        count = 0  # events read in the current batch
+        seeing = False  # inside see(): a failure there is the event's, not the stream's
+        try:
+            while limit - frames > _CLOSE:
+                wanted = min(BATCH, limit - frames)
+                count = 0
+                for event in islice(stream, wanted):
+                    count += 1
+                    role = roles[event.kind._value_]
+                    if role == _CANDIDATE:  # the common case first: a frame, nothing more
+                        frames += 1
+                        last = event
+                    elif role:
+                        if role & _WATCHED:
+                            seeing = True
+                            see(event)  # type: ignore[misc]  # watched only with a `see`
+                            seeing = False
+                        if role & _CANDIDATE:
+                            frames += 1
+                            last = event
+                done += count
+                ended = count < wanted  # a batch shorter than asked for: the stream ended
+                count = 0  # (counted in done)
+                if ended:
+                    return True
+        finally:
+            # after a failure in see(), the event it failed on is not counted
+            self.events = done + count - seeing
+            self.frames, self.last = frames, last
+        return False
+
+    def _read_each(
+        self,
+        stream: Iterator[Event],
+        roles: dict[str, int],
+        see: Callable[[Event], object] | None,
+    ) -> None:
+        """Read the rest of ``stream`` one event at a time, as :func:`assign_frames` does."""
+        video = self.video
+        every, limit = video.every, video.max_frames
+        keep_best = video.duration > 0
+        keep_depth = video.keep_depth
+        dead = list(stretches(video))[::-1]  # the next one last
+        frames = self.frames
+        # the candidates thinned by `every` and the frames before dead stretches: after
+        # batches (every = 1, no dead stretch) both are the frames, and neither matters
+        candidates = plain = frames
+        count = 0
+        held = 0  # events held back: a skipped candidate, then the events after it
+        first: Event | None = None  # that skipped candidate
+        last = self.last
+        seeing = False  # inside see(): a failure there is the event's, not the stream's
+        try:
+            for event in stream:
+                count += 1
+                role = roles[event.kind._value_]
+                if role & _WATCHED:
+                    seeing = True
+                    see(event)  # type: ignore[misc]  # a role is watched only with a `see`
+                    seeing = False
+                if held:
+                    if role & _CANDIDATE or held > FINAL_FRAME_LOOKAHEAD:
+                        held, first = 0, None  # released: none of them a frame
+                    elif keep_best and role & _IMPROVES and event.node is first.node:  # type: ignore[union-attr]
+                        frames += 1  # the skipped state was a new best: kept after all
+                        plain += 1
+                        last, held, first = first, 0, None
+                        if frames >= limit:
+                            return
+                        continue
+                    else:
+                        held += 1
+                        continue
+                if not role & _CANDIDATE:
+                    continue
+                if role & _KEPT or (role & _SHALLOW and event.depth <= keep_depth):
+                    keep = True
+                else:
+                    keep = candidates % every == 0
+                    candidates += 1
+                if keep:
+                    while dead and dead[-1].end <= plain:
+                        dead.pop()
+                    if dead and dead[-1].first <= plain and not dead[-1].keeps(plain):
+                        keep = False  # dropped from a dead stretch, played fast
+                    plain += 1
+                if not keep:
+                    held, first = 1, event
+                    continue
+                frames += 1
+                last = event
+                if frames >= limit:
+                    return
+            if held:
+                frames += 1
+                last, held = first, 0
+        finally:
+            # after a failure of the stream, the events held back were never yielded; after
+            # one in `see`, assign_frames would have yielded those before the failing one
+            self.events += count - 1 if seeing else count - held
+            self.frames = frames
+            self.last = last
 
 
 def ending(stream: Iterator[Event], read: int, video: VideoOptions) -> Ended:
@@ -174,10 +396,11 @@ def pace(streams: Iterable[Iterable[Event]], video: VideoOptions) -> VideoOption
     """``video`` with ``every`` chosen so the searches fit about ``duration`` seconds, whole.
 
     A silent pass over each search (up to ``max_events``) counts its candidate frames and
-    the frames that are always kept: MOVE and ROLL frames under ``all`` and new bests, each
-    with its hold. ``every`` then thins the candidates evenly into the time left after
-    those, the opening card's hold and the last frame's hold (``hold_last``, or the closing
-    card's ``closing`` where longer), measured in frame durations as the encoder holds them.
+    the frames that are always kept: MOVE and ROLL frames under ``all``, shallow steps
+    under ``keep_depth`` and new bests, each with its hold. ``every`` then thins the
+    candidates evenly into the time left after those, the opening card's hold and the last
+    frame's hold (``hold_last``, or the closing card's ``closing`` where longer), measured
+    in frame durations as the encoder holds them.
     It also thins enough that the frames fit ``max_frames``, so that a paced video shows
     its search to the end rather than being cut. The longest search decides; ``every`` is
     never made smaller than the scene's own. Without ``duration``, ``video`` unchanged.
@@ -205,7 +428,7 @@ def pace(streams: Iterable[Iterable[Event]], video: VideoOptions) -> VideoOption
         for event in islice(events, video.max_events):
             units = move_units if event.kind in _PLAYED else 1
             if selects(video.frames, event.kind):
-                if video.frames == "all" and event.kind in _PLAYED:
+                if (video.frames == "all" and event.kind in _PLAYED) or shallow(video, event):
                     kept_frames += 1
                     kept_units += units
                 else:
@@ -235,7 +458,8 @@ class _RaceLane:
         kinds = getattr(events, "work_kinds", Algorithm.work_kinds)
         played = video.frames == "all"
         self.keys: list[int] = []
-        self.kept: list[bool] = []  # always a frame: MOVE or ROLL under "all"
+        self.kept: list[bool] = []  # always a frame: MOVE or ROLL under "all", or shallow
+        self.played: list[bool] = []  # a MOVE or ROLL under "all" (held hold_moves)
         self.best: list[bool] = []  # its node is reported as a new best right after it
         work = 0
         last: object = None  # the node of the latest candidate
@@ -245,7 +469,8 @@ class _RaceLane:
                 work += 1
             if selects(video.frames, kind):
                 self.keys.append(work)
-                self.kept.append(played and kind in _PLAYED)
+                self.played.append(played and kind in _PLAYED)
+                self.kept.append(self.played[-1] or shallow(video, event))
                 self.best.append(False)
                 last = event.node
             elif kind is EventKind.IMPROVE and self.best and event.node is last:
@@ -260,9 +485,10 @@ class _RaceLane:
         out: list[tuple[int, int]] = []
         count = len(self.keys)
         thinned = 0
-        for i, (key, kept, best) in enumerate(zip(self.keys, self.kept, self.best, strict=True)):
+        rows = zip(self.keys, self.kept, self.played, self.best, strict=True)
+        for i, (key, kept, played, best) in enumerate(rows):
             if kept:
-                out.append((key, move_units))
+                out.append((key, move_units if played else 1))
                 continue
             chosen = thinned % every == 0 or best or i == count - 1
             thinned += 1

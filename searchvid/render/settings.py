@@ -71,6 +71,17 @@ class VideoOptions:
         minimum=0,
         maximum=3600,
     )
+    keep_depth: int = option(
+        0,
+        doc="Every step onto a new node at most this deep (a depth-first ENTER or LEAF, a "
+        "frontier search's EXPAND) is a frame, never thinned by every or duration: a paced "
+        "depth-first video shows each of its shallow choices (each first move at 1) and "
+        "samples the deeper steps evenly between them, and its strip counts the choices on "
+        "the frame's path, out of those the search visits (first move 37/156, second move "
+        "12/93; 0 = off).",
+        minimum=0,
+        maximum=64,
+    )
     hold_improvements: float = option(
         0.0,
         doc="Seconds each new best (an IMPROVE of the frame's node) stays on screen.",

@@ -26,7 +26,7 @@ from searchvid.render.deadtime import fast_field
 from searchvid.render.hud import HudText
 from searchvid.render.job import EventSource, RenderJob
 from searchvid.render.jumps import Jumps
-from searchvid.render.narration import BestShown, Card, Ending, Narration
+from searchvid.render.narration import BestShown, Card, Ending, Narration, in_race
 from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD, assign_frames
 from searchvid.render.settings import VideoOptions
 from searchvid.render.treereplay import open_source
@@ -392,6 +392,7 @@ class Run:
                     event, best, fields = self._bests.closing(i, item, fields)
                 if stamps[i]:  # before the algorithm's own fields
                     fields = _stamped(stamps[i], fields)
+                fields = _with_replay(painter, i, event, fields)
                 painter.draw(
                     i,
                     event,
@@ -402,6 +403,19 @@ class Run:
                     card=card,
                     place=places[i],
                 )
+
+
+def _with_replay(
+    painter: object, track: int, event: Event, fields: Sequence[Field]
+) -> Sequence[Field]:
+    """``fields`` with the frontier view the filmstrip shows, in the strip's words: on a
+    solution's ``MOVE`` frame without one, the played-out solution so far (read from the
+    painter's narration, which observed every event: :meth:`Narration.film_view`)."""
+    narrations = getattr(painter, "narrations", None)
+    if narrations is None or isinstance(fields, BestShown):
+        return fields
+    view = narrations[track].film_view(event, frontier_of(fields))
+    return fields if view is None else StatusFields(tuple(fields), view)
 
 
 def _stamped(stamp: Sequence[Field], fields: Sequence[Field]) -> Sequence[Field]:
@@ -497,7 +511,7 @@ class _Strips:
     """Stands in for a :class:`FramePainter` to read the status strips' words: no pixels."""
 
     def __init__(self, jobs: Sequence[RenderJob]) -> None:
-        self.narrations = [Narration(job.voice()) for job in jobs]
+        self.narrations = [Narration(in_race(job.voice(), len(jobs))) for job in jobs]
         # views that observe the events draw from them: fed as a FramePainter feeds them, so
         # their boards (and so the jumps, :class:`Jumps`) are those of the render
         self._observers = [getattr(job.view, "observe", None) for job in jobs]

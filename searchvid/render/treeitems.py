@@ -75,16 +75,46 @@ class TreeItems(TreeState):
     pixels: Pixels
     thumbnails: bool
     _rgb: Pixels
+    _rows: Pixels
     _text: TextInk
     _small: TextInk
     _thumbnail: Callable[[Any], npt.NDArray[np.uint8]] | None
     _names_of: dict[int, str]
     _pictures: dict[tuple[int, int], Pixels]
     _sizes: list[Sizes]
+    _current_node: int
+
+    def _fill(self, region: Pixels, color: int) -> None:
+        """Set every pixel of ``region`` (a block of :attr:`pixels`) to colour ``color``.
+
+        From a row of that colour: numpy broadcasts a single ``(3,)`` colour pixel by
+        pixel, some 5-50x slower than copying rows, and redrawing a decision fills most of
+        the panel.
+        """
+        region[...] = self._rows[color, : region.shape[1]]
+
+    def _set_current(self, i: int) -> None:
+        """Node ``i`` is the current one (see :meth:`TreeState._set_current`).
+
+        Most events of a search make a node current, often the one that already is (an
+        MCTS playout names the node it starts from): then nothing changes. And where the
+        node is drawn by its own item with no hidden path lent a slot, only the current
+        item changes: the general case's bookkeeping (freeing hosts, looking up spots) is
+        skipped.
+        """
+        if i == self._current_node:  # only _enter() changes what this call decides
+            return
+        self._current_node = i
+        v = self._rep[i]
+        if not self._host and self._item_kind[v] != ITEM_AGGREGATE:
+            self._current = v
+            return
+        super()._set_current(i)
 
     def _entered(self, k: int) -> None:
         """Slots, box tops and edge rectangles of decision ``k``'s items; nothing drawn."""
         layout = self.layouts[k]
+        self._current_node = -1  # the node last made current, in this decision
         self._place(layout, self._sizes[k])
         self._drawn: list[Look | None] = [None] * layout.items
         self._bus_drawn: list[tuple[int, int, int, int] | None] = [None] * layout.items
@@ -233,7 +263,7 @@ class TreeItems(TreeState):
     def _paint_item(self, v: int, look: Look | None) -> None:
         slot = self._slot[v]
         pixels, rgb = self.pixels, self._rgb
-        pixels[slot.top : slot.bottom, max(0, slot.left) : slot.right] = rgb[BG]
+        self._fill(pixels[slot.top : slot.bottom, max(0, slot.left) : slot.right], BG)
         if look is None:
             return
         status, out, shape, height, width, fill, outline, note, note_color = look[:9]
@@ -250,19 +280,19 @@ class TreeItems(TreeState):
         if out:
             stub = PATH_I if status == 1 else EDGE_I
             if out == 2:  # down to a played child: heavy
-                pixels[body_top + height : slot.bottom, x - 2 : x + 2] = rgb[PLAYED_I]
+                self._fill(pixels[body_top + height : slot.bottom, x - 2 : x + 2], PLAYED_I)
             if out == 1 or status == 1:
-                pixels[body_top + height : slot.bottom, x : x + 2] = rgb[stub]
+                self._fill(pixels[body_top + height : slot.bottom, x : x + 2], stub)
         pv = look[12]
         if pv:  # the principal variation: a line beside the edges, a base under the bar
             beside = slice(x + 2, min(x + 4, slot.right))  # (slots may be narrow)
             if self._parent[v] >= 0:
-                pixels[slot.top : body_top, beside] = rgb[PV_I]
+                self._fill(pixels[slot.top : body_top, beside], PV_I)
             if pv == 2:
-                pixels[body_top + height : slot.bottom, beside] = rgb[PV_I]
+                self._fill(pixels[body_top + height : slot.bottom, beside], PV_I)
             base = min(body_top + height, slot.bottom - 2)
             span = slice(max(0, slot.left, body_left - 2), min(slot.right, body_left + width + 2))
-            pixels[base : base + 2, span] = rgb[PV_I]
+            self._fill(pixels[base : base + 2, span], PV_I)
         if thumb:
             self._paint_thumbnail(v, body_top, body_left, width, look)
         elif bw < 10 and status == 2:
@@ -295,7 +325,7 @@ class TreeItems(TreeState):
         yellow, to a pruned marker dashed, to a played node heavy."""
         pixels, rgb, x = self.pixels, self._rgb, self.layout.x[v]
         if self._item_played(v):
-            pixels[rows[0] : rows[1], x - 2 : x + 2] = rgb[PLAYED_I]
+            self._fill(pixels[rows[0] : rows[1], x - 2 : x + 2], PLAYED_I)
             if not status:
                 return
         color = rgb[PATH_I if status else PRUNED_I if pruned else EDGE_I]
@@ -341,7 +371,7 @@ class TreeItems(TreeState):
             return
         left = x + 1 - w // 2
         gap = slice(max(0, slot.left, left - 2), min(slot.right, left + w + 2))
-        self.pixels[max(0, top - 1) : top + h + 1, gap] = self._rgb[BG]
+        self._fill(self.pixels[max(0, top - 1) : top + h + 1, gap], BG)
         shades = self._rgb[ink_ramp(color)]
         paint_ink(self.pixels, top, left, ink, shades, right=slot.right)
 
@@ -361,7 +391,7 @@ class TreeItems(TreeState):
         children on the current path, played, on the PV; -1: none)."""
         highlight, played, pv = marked
         pixels, rgb = self.pixels, self._rgb
-        pixels[rect.top : rect.bottom, rect.left : rect.right] = rgb[BG]
+        self._fill(pixels[rect.top : rect.bottom, rect.left : rect.right], BG)
         layout = self.layout
         kids = [c for c in layout.children[p] if self._shown[c]]
         if not kids:
@@ -371,9 +401,9 @@ class TreeItems(TreeState):
         if played >= 0:  # under the others: the path may run along it
             xc = layout.x[played]
             lo, hi = min(xp, xc), max(xp, xc)
-            pixels[rect.top : bar + 2, xp - 2 : xp + 2] = rgb[PLAYED_I]
-            pixels[max(rect.top, bar - 2) : bar + 2, lo - 2 : hi + 2] = rgb[PLAYED_I]
-            pixels[bar : rect.bottom, xc - 2 : xc + 2] = rgb[PLAYED_I]
+            self._fill(pixels[rect.top : bar + 2, xp - 2 : xp + 2], PLAYED_I)
+            self._fill(pixels[max(rect.top, bar - 2) : bar + 2, lo - 2 : hi + 2], PLAYED_I)
+            self._fill(pixels[bar : rect.bottom, xc - 2 : xc + 2], PLAYED_I)
         for c in sorted(kids, key=lambda c: self._item_kind[c] != ITEM_PRUNED):
             if c == played:
                 continue
@@ -385,12 +415,12 @@ class TreeItems(TreeState):
             paint_line(pixels, (bar + 2, rect.bottom), (xc, xc + 2), color, dashed=cut)
         if pv >= 0:  # beside the others: right of the drops, under the bar
             xc = layout.x[pv]
-            pixels[rect.top : bar + 4, xp + 2 : xp + 4] = rgb[PV_I]
-            pixels[bar + 2 : bar + 4, min(xp, xc) + 2 : max(xp, xc) + 4] = rgb[PV_I]
-            pixels[bar + 2 : rect.bottom, xc + 2 : xc + 4] = rgb[PV_I]
+            self._fill(pixels[rect.top : bar + 4, xp + 2 : xp + 4], PV_I)
+            self._fill(pixels[bar + 2 : bar + 4, min(xp, xc) + 2 : max(xp, xc) + 4], PV_I)
+            self._fill(pixels[bar + 2 : rect.bottom, xc + 2 : xc + 4], PV_I)
         if highlight >= 0 or played < 0:
-            pixels[rect.top : bar, xp : xp + 2] = rgb[PATH_I if highlight >= 0 else EDGE_I]
+            self._fill(pixels[rect.top : bar, xp : xp + 2], PATH_I if highlight >= 0 else EDGE_I)
         if highlight >= 0:
             xc = layout.x[highlight]
-            pixels[bar : bar + 2, min(xp, xc) : max(xp, xc) + 2] = rgb[PATH_I]
-            pixels[bar + 2 : rect.bottom, xc : xc + 2] = rgb[PATH_I]
+            self._fill(pixels[bar : bar + 2, min(xp, xc) : max(xp, xc) + 2], PATH_I)
+            self._fill(pixels[bar + 2 : rect.bottom, xc : xc + 2], PATH_I)

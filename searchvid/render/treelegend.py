@@ -89,9 +89,14 @@ class LegendFacts:
     undone: bool = False
 
 
-def legend_entries(facts: LegendFacts, *, hidden: bool, thumbnails: bool) -> list[LegendEntry]:
+def legend_entries(
+    facts: LegendFacts, *, hidden: bool, thumbnails: bool, counts: bool = True
+) -> list[LegendEntry]:
     """The entries for a run's ``facts``, for a layout with ``+k`` items (``hidden``) and
-    drawing ``thumbnails`` or not (a picture's frame shows its state, but not a leaf)."""
+    drawing ``thumbnails`` or not (a picture's frame shows its state, but not a leaf).
+
+    ``counts`` says whether the layout writes numbers beside its marks (its sizes'
+    ``notes``): only then does the pruned mark's entry promise a count."""
     entries = [LegendEntry("current", "current")]
     if facts.undone:
         entries.append(LegendEntry("undone", "undone"))
@@ -104,7 +109,7 @@ def legend_entries(facts: LegendFacts, *, hidden: bool, thumbnails: bool) -> lis
     if facts.dropped:
         entries.append(LegendEntry("dropped", "dropped"))
     if facts.pruned:
-        entries.append(LegendEntry("pruned", "pruned (count)"))
+        entries.append(LegendEntry("pruned", "pruned (count)" if counts else "pruned"))
     if facts.played:
         entries.append(LegendEntry("played", "played"))
     if facts.mcts:
@@ -114,7 +119,10 @@ def legend_entries(facts: LegendFacts, *, hidden: bool, thumbnails: bool) -> lis
     if facts.values:
         entries.append(LegendEntry("scale", facts.value_name))
     if facts.mcts:
-        entries.append(LegendEntry("sizes", "height: visits"))
+        # moves played from a kept tree: a node's visits include those of earlier moves'
+        # iterations, so a root may count more than one move's iterations
+        sizes = "height: visits, kept from earlier moves" if facts.played else "height: visits"
+        entries.append(LegendEntry("sizes", sizes))
     return entries
 
 

@@ -9,8 +9,9 @@ state        shape / line style                          colour
 current      a ring around the node; the path to it      yellow
              drawn over the edges
 frontier     a hollow ring                               light grey
-visited      a filled disk (no value yet, where nodes    dark grey
-             show values)
+visited      a filled disk (no value yet, where nodes    dark grey (darker in two-
+             show values)                                player panels, away from
+                                                         a draw's light grey)
 leaf         a filled square                             dark grey
 dropped      a thin cross                                dark grey
 pruned       a bold cross at the end of a dashed edge    reddish purple
@@ -70,6 +71,9 @@ PATH: RGB = YELLOW
 TEXT: RGB = (214, 214, 214)
 FRONTIER: RGB = (230, 230, 230)
 VISITED: RGB = (104, 104, 104)
+NO_VALUE: RGB = (76, 76, 76)
+"""A two-player panel's node with no value yet: darker than :data:`VISITED`, so that it
+stands well apart from a draw, the light grey middle of :data:`DIVERGING`."""
 DROPPED: RGB = (60, 60, 60)
 CROSS: RGB = (86, 86, 86)
 PLAYED: RGB = BLUISH_GREEN
@@ -121,8 +125,13 @@ _INK_I = (TEXT_I, PATH_I, PRUNED_I)  # the indices of TEXT_INKS
 
 
 def panel_colors(two_players: bool) -> tuple[RGB, ...]:
-    """A panel's colour table: the base colours, its value scale, then the text's blends."""
-    return (*BASE_COLORS, *(DIVERGING if two_players else SEQUENTIAL), *INK_BLENDS)
+    """A panel's colour table: the base colours, its value scale, then the text's blends.
+    A two-player panel draws its nodes with no value yet in :data:`NO_VALUE` (at
+    ``VISITED_I``): its scale's middle, a draw, is the light grey of a visited node."""
+    if not two_players:
+        return (*BASE_COLORS, *SEQUENTIAL, *INK_BLENDS)
+    base = tuple(NO_VALUE if c == VISITED else c for c in BASE_COLORS)
+    return (*base, *DIVERGING, *INK_BLENDS)
 
 
 def ink_ramp(color: int) -> list[int]:

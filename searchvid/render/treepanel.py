@@ -67,7 +67,7 @@ import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
 from searchvid.render.canvas import Rect
-from searchvid.render.panelchanges import changed_rects
+from searchvid.render.panelchanges import changed_rects, changed_within
 from searchvid.render.textink import MIN_TEXT, TextInk
 from searchvid.render.treeitems import TreeItems
 from searchvid.render.treelayout import ITEM_NODE, TreeLayout
@@ -225,8 +225,10 @@ class TreePanel(TreeItems):
         self._small = TextInk(max(MIN_TEXT, size - 2) if size >= MIN_TEXT else size)
         self._colors = panel_colors(outcomes is not None)
         self._rgb = np.array(self._colors, dtype=np.uint8)
+        # a full row of each colour, for fast fills (TreeItems._fill)
+        self._rows = np.repeat(self._rgb[:, np.newaxis, :], width, axis=1)
         self.pixels: Pixels = np.empty((height, width, 3), dtype=np.uint8)
-        self.pixels[:] = self._rgb[BG]
+        self._fill(self.pixels[:], BG)
         frontier = _K.FRONTIER in kinds or (_K.EXPAND in kinds and not mcts)
         self._facts = LegendFacts(
             frontier=frontier,
@@ -315,6 +317,8 @@ class TreePanel(TreeItems):
         self._names_of: dict[int, str] = {}
         self._pictures: dict[tuple[int, int], Pixels] = {}
         self._header_drawn: tuple[int, str, int] | None = None
+        self._legend_look: tuple[Any, ...] | None = None
+        self._legend_pixels: Pixels = self.pixels[:0]
         self._enter(0)
         self._draw_legend()
 
@@ -342,10 +346,10 @@ class TreePanel(TreeItems):
         """Bring :attr:`pixels` up to date; returns the rectangles that changed.
 
         The first call, and the first after the panel moves on to the next decision, draws
-        everything and returns the whole panel (with ``changes_only``, after the first call:
-        the parts that differ from the previous picture, :mod:`searchvid.render.panelchanges`);
-        other calls redraw only items whose look changed since the previous call (empty list:
-        nothing changed).
+        everything and returns the whole panel; other calls redraw only items whose look
+        changed since the previous call, and return their rectangles (empty list: nothing
+        changed). With ``changes_only``, every call after the first returns only the parts
+        that differ from the previous picture (:mod:`searchvid.render.panelchanges`).
         """
         self._sync_path()
         self._sync_pv()
@@ -355,7 +359,7 @@ class TreePanel(TreeItems):
             # pixels change only in draw(): until now, they are the picture on screen
             before = self.pixels.copy() if self._changes_only and self._shown_once else None
             self._shown_once = True
-            self.pixels[:] = self._rgb[BG]  # a new decision: everything may have moved
+            self._fill(self.pixels[:], BG)  # a new decision: everything may have moved
             self._draw_legend()
             self._dirty.update(range(self.layout.items))
             self._dirty_bus.update(range(self.layout.items))
@@ -364,9 +368,15 @@ class TreePanel(TreeItems):
             if before is None:
                 return [Rect(0, 0, self.height, self.width)]
             return changed_rects(before, self.pixels)
+        header = (self._walks, self._root_name, self.decision) != self._header_drawn
+        before = None
+        if self._changes_only and (self._dirty or self._dirty_bus or header):
+            before = self.pixels.copy()
         self._paint_dirty(rects)
-        if (self._walks, self._root_name, self.decision) != self._header_drawn:
+        if header:
             rects.append(self._paint_header())
+        if before is not None:  # a slot redrawn is mostly as it was: copy only its changes
+            return changed_within(before, self.pixels, rects)
         if len(rects) > 64:
             return [_bounds(rects)]
         return rects
@@ -438,7 +448,10 @@ class TreePanel(TreeItems):
         """Decision ``k``'s items are placed; its legend follows how they are drawn."""
         super()._entered(k)
         self._legend: list[LegendEntry] = legend_entries(
-            self._facts, hidden=bool(self.layouts[k].aggregates), thumbnails=self.thumbnails
+            self._facts,
+            hidden=bool(self.layouts[k].aggregates),
+            thumbnails=self.thumbnails,
+            counts=self._sizes[k].notes,
         )
 
     def _paint_header(self) -> Rect:
@@ -448,7 +461,7 @@ class TreePanel(TreeItems):
         if box.bottom <= box.top:
             return box
         pixels, rgb = self.pixels, self._rgb
-        pixels[box.top : box.bottom, box.left : box.right] = rgb[BG]
+        self._fill(pixels[box.top : box.bottom, box.left : box.right], BG)
         room = box.right - box.left
         shades = rgb[ink_ramp(TEXT_I)]
         if not self._split:
@@ -478,6 +491,13 @@ class TreePanel(TreeItems):
         return box
 
     def _draw_legend(self) -> None:
+        """The legend, on the background (the panel was just cleared): drawn once per
+        look, then copied (each new decision clears the panel; most share one legend)."""
+        look = (tuple(self._legend), self._ring_shape, self.thumbnails)
+        rows = slice(max(0, self._legend_top), self.height)  # it draws nothing above
+        if self._legend_look == look:
+            self.pixels[rows] = self._legend_pixels
+            return
         self._key.draw(
             self.pixels,
             (self._legend_top, _MARGIN),
@@ -485,6 +505,8 @@ class TreePanel(TreeItems):
             node_shape=self._ring_shape,
             thumbnails=self.thumbnails,
         )
+        self._legend_look = look
+        self._legend_pixels = self.pixels[rows].copy()
 
 
 def _thumbnail_warning(

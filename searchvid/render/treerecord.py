@@ -195,7 +195,7 @@ class _Reader:
         self.rewards = array("d")
         self.prunes: list[int] = []
         self.moves: list[int] = []
-        self.kinds: set[EventKind] = set()
+        self.kinds: list[EventKind] = []
         self.switches: list[tuple[int, int, int]] = []  # (root, backups before, ids before)
         self.first_root = -1
         self.leaves = False
@@ -223,7 +223,8 @@ class _Reader:
         root = pending = -1
         for event in events:
             kind = event.kind
-            kinds.add(kind)
+            if kind not in kinds:  # a list of the few kinds: compared by identity, not hashed
+                kinds.append(kind)
             i = event.id
             if kind is move:
                 if i is not None and i >= 0:

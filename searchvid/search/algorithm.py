@@ -290,7 +290,7 @@ def make_algorithm(
         OptionError: Bad options, or a value function / heuristic name that is not offered.
     """
     cls = name if isinstance(name, type) else algorithm_class(name)
-    options = build_options(cls.options_type, table, ignore=("algorithm",))
+    options = _options(cls.options_type, table)
     value = _pick(cls.value_option, options, values or {}, default_value, "value function")
     heuristic = _pick(
         cls.heuristic_option, options, heuristics or {}, default_heuristic, "heuristic"
@@ -305,6 +305,52 @@ def make_algorithm(
     # set after construction: a plugin's own __init__ need not know about budgets
     algorithm.work_limit = work_limit
     return algorithm
+
+
+_OPTIONS_KEPT = 64
+"""Option tables :func:`_options` remembers (the oldest go first)."""
+
+_BUILT_OPTIONS: dict[tuple[type[Any], frozenset[tuple[str, type, Any]]], Any] = {}
+
+_PLAIN_VALUES = frozenset({str, int, float, bool, type(None)})
+"""Types of the option values whose tables :func:`_options` remembers."""
+
+
+def _options(options_type: type[Any], table: Mapping[str, Any]) -> Any:
+    """``build_options(options_type, table)``, remembered for tables of plain values.
+
+    A scene builds a fresh search for every run, render pass and preview, and building the
+    options (reading the dataclass's type hints) costs as much as a small search. Only
+    frozen options dataclasses are shared between searches (none can change them), and only
+    tables of str, int, float, bool and None values are remembered, each value with its
+    type (``1``, ``1.0`` and ``True`` are equal keys otherwise).
+    """
+    key = _options_key(options_type, table)
+    if key is None:
+        return build_options(options_type, table, ignore=("algorithm",))
+    built = _BUILT_OPTIONS.get(key)
+    if built is None:
+        built = build_options(options_type, table, ignore=("algorithm",))
+        if len(_BUILT_OPTIONS) >= _OPTIONS_KEPT:
+            del _BUILT_OPTIONS[next(iter(_BUILT_OPTIONS))]
+        _BUILT_OPTIONS[key] = built
+    return built
+
+
+def _options_key(
+    options_type: type[Any], table: Mapping[str, Any]
+) -> tuple[type[Any], frozenset[tuple[str, type, Any]]] | None:
+    """What :func:`_options` remembers ``table`` by, or None where it is not remembered."""
+    params = getattr(options_type, "__dataclass_params__", None)
+    if params is None or not params.frozen:
+        return None
+    items: list[tuple[str, type, Any]] = []
+    for name, value in table.items():
+        if type(value) not in _PLAIN_VALUES:
+            return None
+        # a float by its repr: 0.0 and -0.0 are equal keys, and nan equals nothing
+        items.append((name, type(value), repr(value) if type(value) is float else value))
+    return options_type, frozenset(items)
 
 
 def _pick(

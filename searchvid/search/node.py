@@ -166,10 +166,12 @@ def require(node: object, needed: Iterable[Capability], *, algorithm: str) -> No
         raise CapabilityError(f"algorithm '{algorithm}' needs {what}, which {kind} lacks")
 
 
-_ITERABLES = frozenset(
+PLAIN_CHILDREN = frozenset(
     {list, tuple, types.GeneratorType, map, filter, itertools.chain, itertools.islice}
 )
-"""What ``children()`` returns in practice: passed after one set lookup."""
+"""What ``children()`` returns in practice: passed after one set lookup. A search's hot loop
+may call ``children()`` itself, pass an answer of one of these types and give any other to
+:func:`checked_children` (what :func:`children_of` does, without its call)."""
 
 
 def children_of(node: Any) -> Iterable[Any]:
@@ -185,12 +187,17 @@ def children_of(node: Any) -> Iterable[Any]:
             nodes``; its ``node`` is ``node``.
     """
     found = node.children()
-    if type(found) in _ITERABLES:
+    if type(found) in PLAIN_CHILDREN:
         return found  # type: ignore[no-any-return]
-    return _checked_children(node, found)
+    return checked_children(node, found)
 
 
-def _checked_children(node: Any, found: Any) -> Iterable[Any]:
+def checked_children(node: Any, found: Any) -> Iterable[Any]:
+    """``found``, what ``node.children()`` returned, refused unless an iterable of nodes.
+
+    Raises:
+        UserCodeError: As :func:`children_of`.
+    """
     problem = children_problem(found)
     if problem is not None:
         raise UserCodeError(str(method_location(node, "children")), problem, node=node)

@@ -89,7 +89,10 @@ def test_a_race_names_its_finishing_order_and_its_winner() -> None:
         places[item[1].title] = race_field.value
     # the seed's tree, no goal: both searches expand its 8 nodes (breadth-first ends a few
     # frames earlier, while depth-first backs up to the root, which is no work)
-    assert places == {"1 · breadth-first": "tied 1st of 2", "2 · backtracking": "tied 1st of 2"}
+    assert places == {
+        "1 · breadth-first": "tied 1st of 2 by work",
+        "2 · backtracking": "tied 1st of 2 by work",
+    }
 
 
 def test_cards_are_held_and_every_format_shows_them(tmp_path: Path) -> None:
@@ -143,8 +146,8 @@ def test_the_search_with_the_least_work_wins_and_the_others_place_after_it() -> 
     last = frames[-1]
     assert last[0] is not None
     assert last[1] is not None
-    assert last[0][1].fields[0] == Field("race:", "2nd of 2")
-    assert last[1][1].fields[0] == Field("race:", "1st of 2")
+    assert last[0][1].fields[0] == Field("race:", "2nd of 2 by work")
+    assert last[1][1].fields[0] == Field("race:", "1st of 2 by work")
     # each with its cost: backtracking visits the tree's 8 nodes, a beam of 1 only a path
     assert Field("work", 8, unit="expansions") in last[0][1].fields
     assert Field("work", 3, unit="expansions") in last[1][1].fields

@@ -17,16 +17,20 @@ from searchvid.render.canvas import PixelFormat
 from searchvid.render.frame import FramePainter
 from searchvid.render.heatmap import (
     ALPHA,
+    BADGE,
     LEVELS,
     PV,
     TINT,
+    CellHeat,
     HeatLayer,
     heat_possible,
 )
 from searchvid.render.job import track
+from searchvid.render.textink import MIN_TEXT, TextInk
 from searchvid.render.view import TileSet
 from searchvid.scene import Scene, scene_from_dict
 from searchvid.search.events import Event, EventKind
+from tests.render.painters import painter_at
 
 TILE = 100
 
@@ -97,17 +101,19 @@ def ground_of(tile: np.ndarray) -> tuple[int, int, int]:
     return int(r), int(g), int(b)
 
 
-def test_each_move_tints_its_cell_by_its_share_of_the_root_visits() -> None:
+def test_each_move_tints_its_cell_by_its_share_of_the_root_visits_on_the_roots_board() -> None:
     scene = ttt_scene()
     events = list(first_decision(scene))
     last_select = max(k for k, e in enumerate(events) if e.kind is EventKind.SELECT)
     seen = events[: last_select + 1]
+    # a frame about the root's position (as the SELECT that starts an iteration there)
+    probe = Event(EventKind.SELECT, seen[0].node, 0, seen[-1].step + 1, None, 0, None)
     hot, plain = painter(scene), painter(ttt_scene(heatmap="off"))
-    for e in seen:
+    for e in [*seen, probe]:
         hot.observe(0, e)
         plain.observe(0, e)
-    hot.draw(0, seen[-1], None)
-    plain.draw(0, seen[-1], None)
+    hot.draw(0, probe, None)
+    plain.draw(0, probe, None)
     heated, bare = board(hot), board(plain)
     children = root_child_visits(seen)
     total = sum(n for _, n in children.values())
@@ -127,9 +133,9 @@ def test_each_move_tints_its_cell_by_its_share_of_the_root_visits() -> None:
             continue
         level = max(1, math.ceil(LEVELS * n / total))
         assert tuple(heated[y, x]) == tinted(ground, level), (k, n, total)
-        # the most visited move (when alone at the top) is outlined in the panel's PV colour
+        # the most visited move (of a tie, the first expanded) is outlined in PV colour
         corner = tuple(heated[r * TILE + 1, c * TILE + TILE // 2])
-        assert (corner == PV) is (leaders == [k])
+        assert (corner == PV) is (k == leaders[0])
     # no other cell changes
     for r in range(3):
         for c in range(3):
@@ -203,6 +209,22 @@ def test_by_default_a_move_occupies_the_cells_whose_tile_changes() -> None:
     assert layer.tracker.heat() == {}  # the move is made: the heat clears
 
 
+def test_on_a_tie_the_first_expanded_of_the_most_visited_moves_is_outlined() -> None:
+    layer = HeatLayer(TinyView())
+    root = (0, 0, 0, 0, 0, 0)
+    kids = [(0, 0, 0, 0, 0, 1), (1, 0, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0)]
+    feed(layer, root, kids, [1, 2, 2])
+    heat = layer.tracker.heat()
+    assert {k: (h.visits, h.best) for k, h in heat.items()} == {
+        5: (1, False),
+        0: (2, True),  # tied with cell 2 at 2 visits, and expanded first
+        2: (2, False),
+    }
+    fresh = HeatLayer(TinyView())
+    feed(fresh, root, kids, [1, 1, 1])  # all tied: still one outline, the first's
+    assert [k for k, h in fresh.tracker.heat().items() if h.best] == [5]
+
+
 def test_a_view_says_which_cells_a_move_occupies_or_that_it_has_none() -> None:
     class Hooked(TinyView):
         def move_cells(self, node: Any, child: Any) -> list[tuple[int, int]]:
@@ -262,6 +284,90 @@ def test_the_legend_explains_the_heat_only_where_it_is_shown(
     )
     paint = painter(scene)
     words = {w for line in paint.legends[0].lines for w in line}
-    assert ("visits of the moves on a cell" in words) is shown
-    assert ("most visited move" in words) is shown
+    assert ("visits of the moves on a cell, summed" in words) is shown
+    assert ("most visited move (one, if tied)" in words) is shown
     assert "last move" in words  # the view's own marks stay
+
+
+def test_heat_is_drawn_only_over_the_roots_position_never_on_a_deeper_board() -> None:
+    scene = ttt_scene()
+    events = [*first_decision(scene)]
+    root = events[0].node
+    view = scene.view()
+    # SELECTs at the root, inserted as the frames about the root's position while thinking
+    probes = {
+        k: Event(EventKind.SELECT, root, 0, e.step, None, 0, None)
+        for k, e in enumerate(events)
+        if e.kind is EventKind.BACKUP and k % 7 == 0
+    }
+    hot, plain = painter(scene), painter(ttt_scene(heatmap="off"))
+    deeper = at_root = 0
+    for k, e in enumerate(events):
+        shown = [e, probes[k]] if k in probes else [e]
+        for f in shown:
+            hot.observe(0, f)
+            plain.observe(0, f)
+            if not f.kind.shows_state:
+                continue
+            hot.draw(0, f, None)
+            plain.draw(0, f, None)
+            heat = hot.heats[0].tracker.heat()  # type: ignore[union-attr]
+            same = np.array_equal(board(hot), board(plain))
+            if np.array_equal(view.grid(f.node), view.grid(root)) and heat:
+                at_root += 1
+                assert not same, f.step  # the root's board: heated
+            else:
+                deeper += f.depth > 0
+                assert same, (f.step, f.kind)  # any other board: exactly as without heat
+    assert at_root >= 3
+    assert deeper > 10
+    assert events[-1].kind is EventKind.MOVE
+
+
+def badge_box(cell: np.ndarray) -> tuple[int, int, int, int]:
+    """(top, bottom, left, right) of the pixels of a cell in the badge's colour."""
+    ys, xs = np.nonzero((cell == np.array(BADGE)).all(axis=-1))
+    return int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+
+
+@pytest.mark.parametrize(("tile", "visits", "words"), [(40, 224, "224"), (40, 12_345, "12k")])
+def test_counts_are_legible_in_the_small_cells_of_a_720_px_frame(
+    tile: int, visits: int, words: str
+) -> None:
+    scene = ttt_scene(tile_size=tile)
+    paint = FramePainter([track(scene.render_job(), None)], scene.video)
+    layer = paint.heats[0]
+    assert layer is not None
+    assert layer.text_height is not None
+    assert layer.text_height >= MIN_TEXT  # was None (no counts at all) below 50 px cells
+    picture = layer._picture(0, CellHeat(visits, 2, True))
+    top, bottom, left, right = badge_box(picture)
+    edge = max(2, tile // 16 & ~1)
+    assert tuple(picture[0, tile // 2]) == PV  # the outline of the most visited move
+    assert min(left, top) >= edge
+    assert max(right, bottom) <= tile - edge
+    ink = TextInk(max(MIN_TEXT, tile // 5)).ink(words)
+    assert (bottom - top, right - left) == (ink.shape[0] + 4, ink.shape[1] + 8)  # nothing cut
+
+
+def test_a_count_too_wide_for_any_form_is_left_out_and_the_tint_remains() -> None:
+    scene = ttt_scene(tile_size=24)
+    paint = FramePainter([track(scene.render_job(), None)], scene.video)
+    layer = paint.heats[0]
+    assert layer is not None
+    assert layer.text_height == TextInk(MIN_TEXT).height
+    badge = np.array(BADGE)
+    assert (layer._picture(0, CellHeat(7, 4, False)) == badge).all(axis=-1).any()
+    wide = layer._picture(0, CellHeat(12_345, 4, False))  # "12k" needs more than 24 px
+    assert not (wide == badge).all(axis=-1).any()
+    assert tuple(wide[12, 12]) == tuple(layer._tinted_tile(0, 4)[12, 12])
+
+
+HEAT_SCENES = ["railroad-mcts"]  # railroad-mcts-tree turns its heat off: its tree shows visits
+
+
+@pytest.mark.parametrize("name", HEAT_SCENES)
+def test_the_shipped_heat_maps_write_their_counts_at_720_px(name: str) -> None:
+    _, paint = painter_at(name, 720)
+    assert any(paint.heats)
+    assert paint.text_heights["heat"] >= MIN_TEXT

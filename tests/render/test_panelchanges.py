@@ -7,7 +7,7 @@ import pytest
 
 import searchvid
 from searchvid.render.canvas import Rect
-from searchvid.render.panelchanges import changed_rects
+from searchvid.render.panelchanges import GAP, changed_rects, changed_within
 from searchvid.render.treepanel import TreePanel
 from searchvid.search.events import EventKind
 
@@ -19,15 +19,27 @@ def _pasted(before: np.ndarray, after: np.ndarray, rects: list[Rect]) -> np.ndar
     return screen
 
 
-def test_changed_rects_cover_each_band_s_changed_columns_with_even_edges() -> None:
+def test_changed_rects_cover_each_band_s_changed_pixels_with_even_edges() -> None:
     before = np.zeros((40, 20, 3), dtype=np.uint8)
     after = before.copy()
     after[3, 5, 1] = 9  # one channel of one pixel, band 0
     after[20:22, 10:13] = 200  # band 1 (rows 16..31 with bands of 16)
     rects = changed_rects(before, after, band=16)
-    assert rects == [Rect(0, 4, 16, 6), Rect(16, 10, 32, 14)]
+    assert rects == [Rect(2, 4, 4, 6), Rect(20, 10, 22, 14)]
     assert np.array_equal(_pasted(before, after, rects), after)
     assert changed_rects(after, after) == []
+
+
+def test_changes_more_than_gap_columns_apart_are_rectangles_of_their_own() -> None:
+    before = np.zeros((32, 200, 3), dtype=np.uint8)
+    after = before.copy()
+    after[5, 10, 0] = 1
+    after[7, 11 + GAP, 2] = 1  # GAP unchanged columns after column 10: the same rectangle
+    after[20, 13 + 2 * GAP, 1] = 1  # GAP + 1 unchanged columns after the last: a new one
+    rects = changed_rects(before, after)
+    assert rects == [Rect(4, 10, 8, 12 + GAP), Rect(20, 12 + 2 * GAP, 22, 14 + 2 * GAP)]
+    assert np.array_equal(_pasted(before, after, rects), after)
+    assert changed_rects(before, after, gap=2 * GAP) == [Rect(4, 10, 22, 14 + 2 * GAP)]
 
 
 def test_changed_rects_refuses_what_it_cannot_compare() -> None:
@@ -68,3 +80,15 @@ def test_a_new_decision_returns_only_what_changed_and_the_screen_follows() -> No
             switches += 1
             assert changes != whole  # a part of the panel, not all of it
     assert switches >= 2
+
+
+def test_changed_within_compares_only_the_rows_of_the_redrawn_parts() -> None:
+    before = np.zeros((64, 120, 3), dtype=np.uint8)
+    after = before.copy()
+    after[10:12, 3:5] = 7  # a bar grown, in the slot redrawn
+    after[50, 100, 2] = 1  # outside the rows redrawn: not looked at
+    redrawn = [Rect(9, 1, 13, 9), Rect(20, 60, 31, 90)]  # the second came out the same
+    assert changed_within(before, after, redrawn) == [Rect(10, 2, 12, 6)]
+    assert changed_within(before, after, []) == []
+    whole = [Rect(0, 0, 64, 120)]
+    assert changed_within(before, after, whole) == changed_rects(before, after)

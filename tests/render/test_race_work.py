@@ -221,10 +221,15 @@ def shown(ending: Ending | None) -> tuple[Event, None, bool, Ending | None]:
 def test_places_rank_the_finished_by_work_and_share_ties() -> None:
     done, cut = shown(Ending.COMPLETE), shown(Ending.MAX_EVENTS)
     places, winners = race_places([done, done, done, cut], [408, 103, 408, 50], list("ABCD"))
-    assert places == ["tied 2nd of 4", "1st of 4", "tied 2nd of 4", "did not finish"]
+    assert places == [
+        "tied 2nd of 4 by work",
+        "1st of 4 by work",
+        "tied 2nd of 4 by work",
+        "did not finish",
+    ]
     assert winners == ["B"]
     places, winners = race_places([done, done], [8, 8], ["A", "B"])
-    assert places == ["tied 1st of 2", "tied 1st of 2"]
+    assert places == ["tied 1st of 2 by work", "tied 1st of 2 by work"]
     assert winners == ["A", "B"]
 
 
@@ -232,23 +237,23 @@ def test_finish_stamps_name_a_place_only_once_it_is_sure() -> None:
     units = [("expansion", "expansions"), ("iteration", "iterations"), ("expansion", "expansions")]
     running = shown(None)
     done = shown(Ending.COMPLETE)
-    cost = Field("work", 103, unit="expansions")
+    stamp = (Field("finished", "1st by work"), Field("work", 103, unit="expansions"))
     # the others' next frames have done more work than 103: the place is sure
     work, costs = [103, 104, 103], [103, None, None]
     fields = race_fields([done, running, running], work, costs, units, [None, 105, 104])
     assert fields == [
-        (Field("finished", "1st"), cost),
+        stamp,
         (Field("work", 104, unit="iterations"),),
         (Field("work", 103, unit="expansions"),),
     ]
-    assert [f.text() for f in fields[0]] == ["finished 1st", "work 103 expansions"]
+    assert [f.text() for f in fields[0]] == ["finished 1st by work", "work 103 expansions"]
     # one still to come at 103 may tie: no place yet
     fields = race_fields([done, running, running], work, costs, units, [None, 103, 104])
-    assert fields[0] == (Field("", "finished"), cost)
+    assert [f.text() for f in fields[0]] == ["finished", "work 103 expansions"]
     # cut short: no place at all
     fields = race_fields([shown(Ending.MAX_FRAMES), done], [5, 1], [5, 1], units[:2], [None, None])
-    assert fields[0] == (Field("", "did not finish"), Field("work", 5, unit="expansions"))
-    assert fields[1] == (Field("finished", "1st"), Field("work", 1, unit="iteration"))
+    assert [f.text() for f in fields[0]] == ["did not finish", "work 5 expansions"]
+    assert [f.text() for f in fields[1]] == ["finished 1st by work", "work 1 iteration"]
 
 
 def test_the_strips_stamp_each_search_when_it_ends_and_the_card_ranks_by_work() -> None:
@@ -258,21 +263,23 @@ def test_the_strips_stamp_each_search_when_it_ends_and_the_card_ranks_by_work() 
         for frame in strip_texts(sources(dfs, mcts), jobs)
     ]
     assert len(texts) == 11
-    # numbers only: step, depth, then the work (no fields of an algorithm's, no values)
-    assert texts[6][1].fields[2:] == (Field("work", 2, unit="iterations"),)
-    assert texts[6][0].fields[2:] == (Field("work", 2, unit="expansions"),)
+    # numbers only: depth, then the work (no step counter in a race: it counts events, not
+    # work; no fields of an algorithm's, no values)
+    assert [f.name for f in texts[6][1].fields] == ["depth", "work"]
+    assert texts[6][1].fields[1:] == (Field("work", 2, unit="iterations"),)
+    assert texts[6][0].fields[1:] == (Field("work", 2, unit="expansions"),)
     # MCTS ends on frame 7 after 2 iterations, before depth-first's 3 expansions
     for frame in texts[7:10]:
-        assert frame[1].fields[2:] == (
-            Field("finished", "1st"),
-            Field("work", 2, unit="iterations"),
-        )
-    assert [frame[0].fields[2].value for frame in texts[7:10]] == [2, 3, 3]
+        assert [f.text() for f in frame[1].fields[1:]] == [
+            "finished 1st by work",
+            "work 2 iterations",
+        ]
+    assert [frame[0].fields[1].value for frame in texts[7:10]] == [2, 3, 3]
     last = texts[-1]
-    assert last[0].fields[0] == Field("race:", "2nd of 2")
-    assert last[1].fields[0] == Field("race:", "1st of 2")
-    assert last[0].fields[3] == Field("work", 3, unit="expansions")
-    assert last[1].fields[3] == Field("work", 2, unit="iterations")
+    assert last[0].fields[0] == Field("race:", "2nd of 2 by work")
+    assert last[1].fields[0] == Field("race:", "1st of 2 by work")
+    assert last[0].fields[2] == Field("work", 3, unit="expansions")
+    assert last[1].fields[2] == Field("work", 2, unit="iterations")
 
 
 def tie_race() -> searchvid.Scene:
@@ -312,7 +319,7 @@ def test_a_tie_in_work_is_a_tie_on_the_card() -> None:
         assert Field("work", 8, unit="expansions") in item[1].fields
     for item in frames[-1]:
         assert item is not None
-        assert item[1].fields[0] == Field("race:", "tied 1st of 2")
+        assert item[1].fields[0] == Field("race:", "tied 1st of 2 by work")
         assert Field("work", 8, unit="expansions") in item[1].fields
 
 

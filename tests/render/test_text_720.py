@@ -28,6 +28,7 @@ def test_every_text_is_at_least_12_px_tall_at_720_px(name: str) -> None:
     assert ("legend" in heights) == bool(marks_of(view))
     assert ("panel" in heights) == scene.video.tree
     assert ("board" in heights) == hasattr(view, "label_size")
+    assert ("coordinates" in heights) == bool(getattr(view, "cell_labels", ()))
     assert {part: h for part, h in heights.items() if h < MIN_TEXT} == {}
 
 

@@ -18,7 +18,7 @@ from searchvid.render.treelayout import (
     TreeLayout,
     TreeRecord,
 )
-from searchvid.render.treemarks import BASE_COLORS, DASH, INK_BLENDS
+from searchvid.render.treemarks import BASE_COLORS, DASH, INK_BLENDS, NO_VALUE
 from searchvid.render.treepanel import (
     BACKGROUND,
     COLORS,
@@ -936,7 +936,9 @@ def test_two_player_values_take_the_players_colours_and_name_the_ends() -> None:
     assert colour(panel, *panel.centre(1)) == PLAYER_COLORS[0]  # type: ignore[misc]
     assert colour(panel, *panel.centre(3)) == PLAYER_COLORS[1]  # type: ignore[misc]
     assert panel.scale_ends == ("O wins", "X wins")
-    assert set(panel.colors) == set(BASE_COLORS) | set(DIVERGING) | set(INK_BLENDS)
+    # no value yet is darker than a visited node's grey: a draw is the scale's light grey
+    base = (set(BASE_COLORS) - {VISITED}) | {NO_VALUE}
+    assert set(panel.colors) == base | set(DIVERGING) | set(INK_BLENDS)
     one_player = panel_of(MINIMAX, 300, 240)
     assert set(one_player.colors) == set(BASE_COLORS) | set(SEQUENTIAL) | set(INK_BLENDS)
     for legend in (panel.legend, one_player.legend):

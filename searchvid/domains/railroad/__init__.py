@@ -201,6 +201,13 @@ class RailroadDomain(Domain):
         :func:`words.describe_end`)."""
         return words.describe_end(node)
 
+    def describe_value_function(self, name: str) -> tuple[str, str] | None:
+        """What the strip calls value function ``name`` and what it measures, in words a
+        reader can check on the board (see :func:`words.value_function_words`):
+        ``("closeness to goal", ...)`` for ``network``, ``("share of exits joined", ...)``
+        for ``partial``; None for the others."""
+        return words.value_function_words(name)
+
     def describe_value(self, value: float) -> str | None:
         """``"all 12 exits joined"`` for 1.0, else None (the number is shown).
 

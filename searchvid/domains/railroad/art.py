@@ -13,7 +13,8 @@ bridge; exits are orange arrows pointing off the board.
 The game's row under the board (:data:`view.STRIP_TILE_NAMES`) uses the same palette: a
 round is a dark badge with its number and seven pips; a die is a white rounded face showing
 its route in the first orientation, greyed once drawn and crossed out in red when skipped; a
-special route drawn is a white card with an orange frame, a free slot a dashed outline.
+special route drawn is a white card with an orange frame, a free slot a dashed outline in
+road grey, two blocks thick so that it keeps its dashes when the legend shrinks it.
 """
 
 from __future__ import annotations
@@ -302,10 +303,10 @@ def _special_blocks(name: str | None) -> Canvas:
     """A special route drawn (``name``) as a framed card, or a free slot (None)."""
     canvas = np.full((_B, _B), _BORDER, dtype=np.uint8)
     square = (_X >= _LO) & (_X < _HI) & (_Y >= _LO) & (_Y < _HI)
-    inner = (_X >= _LO + 1) & (_X < _HI - 1) & (_Y >= _LO + 1) & (_Y < _HI - 1)
     if name is None:
-        dashes = np.mod(_X + _Y, 6.0) < 3.0
-        canvas[square & ~inner & dashes] = _GRID
+        ring = square & ~((_X >= _LO + 2) & (_X < _HI - 2) & (_Y >= _LO + 2) & (_Y < _HI - 2))
+        dashes = np.mod(_X + _Y, 8.0) < 4.0
+        canvas[ring & dashes] = _ROAD
         return canvas
     canvas[square] = _EXIT
     picture = _picture(f"{name}-r0")

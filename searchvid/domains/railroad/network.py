@@ -21,6 +21,7 @@ The game's score (the real game's scoring, played with unlimited tiles):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -101,52 +102,68 @@ _LINK_E = _link_table(1)
 _LINK_S = _link_table(2)
 
 
-def _edges_from() -> tuple[
-    tuple[int, tuple[tuple[int, tuple[tuple[int, int] | None, ...]], ...]], ...
-]:
-    """Per cell, row-major: the inner edges to its east and south neighbours, with the link
-    table of each. Inner edges have an interior cell on at least one side."""
+_Links = tuple[tuple[tuple[int, int] | None, ...], ...]
+"""``links[a][b]``: a link table split into one row per code ``a`` (one index less per edge)."""
+
+
+def _rows(table: tuple[tuple[int, int] | None, ...]) -> _Links:
+    return tuple(table[a * CODE_COUNT : (a + 1) * CODE_COUNT] for a in range(CODE_COUNT))
+
+
+_ROWS_E = _rows(_LINK_E)
+_ROWS_S = _rows(_LINK_S)
+
+
+def _edges_from() -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """Per cell with an inner edge to its east or south neighbour, row-major: the cell, its
+    first node, then the east neighbour and its first node, then the south one's (-1 where
+    there is no such edge). Inner edges have an interior cell on at least one side."""
     result = []
     for r in range(SIZE):
         for c in range(SIZE):
-            edges = []
-            if 1 <= r <= SIZE - 2 and c <= SIZE - 2:
-                edges.append((r * SIZE + c + 1, _LINK_E))
-            if 1 <= c <= SIZE - 2 and r <= SIZE - 2:
-                edges.append(((r + 1) * SIZE + c, _LINK_S))
-            if edges:
-                result.append((r * SIZE + c, tuple(edges)))
+            a = r * SIZE + c
+            east = a + 1 if 1 <= r <= SIZE - 2 and c <= SIZE - 2 else -1
+            south = a + SIZE if 1 <= c <= SIZE - 2 and r <= SIZE - 2 else -1
+            if east >= 0 or south >= 0:
+                result.append((a, a * 2, east, east * 2, south, south * 2))
     return tuple(result)
 
 
 _EDGES_FROM = _edges_from()
+_ALONE = list(range(_NODES))
+"""Every node its own root (copied: cheaper than building it again)."""
 
 
 def _union_find(cells: bytes) -> list[int]:
-    """Parent array over ``cell * 2 + group`` nodes, fully linked."""
-    parent = list(range(_NODES))
-    k = CODE_COUNT
-    for a, edges in _EDGES_FROM:
+    """Parent array over ``cell * 2 + group`` nodes, fully linked.
+
+    The smaller root wins each union, so a network's root is its smallest node.
+    """
+    parent = _ALONE.copy()
+    rows_e, rows_s = _ROWS_E, _ROWS_S
+    for a, a_node, east, east_node, south, south_node in _EDGES_FROM:
         code = cells[a]
         if not code:
             continue
-        row = code * k
-        for b, table in edges:
-            link = table[row + cells[b]]
-            if link is None:
-                continue
-            x, y = a * 2 + link[0], b * 2 + link[1]
+        if east >= 0 and (link := rows_e[code][cells[east]]) is not None:
+            # the roots, halving the paths on the way
+            x = a_node + link[0]
             while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
+                parent[x] = x = parent[parent[x]]
+            y = east_node + link[1]
             while parent[y] != y:
-                parent[y] = parent[parent[y]]
-                y = parent[y]
-            # the smaller root wins, so a network's root is its smallest node
+                parent[y] = y = parent[parent[y]]
             if x < y:
                 parent[y] = x
             elif y < x:
                 parent[x] = y
+        if south >= 0 and (link := rows_s[code][cells[south]]) is not None:
+            x = a_node + link[0]
+            while parent[x] != x:
+                parent[x] = x = parent[parent[x]]
+            # Row-major, nothing has linked the cell below yet: its node is a root, and
+            # larger than this cell's root.
+            parent[south_node + link[1]] = x
     return parent
 
 
@@ -177,8 +194,17 @@ def cluster_sizes(cells: bytes) -> list[int]:
 
 def largest_network(cells: bytes) -> int:
     """Exits in the largest network, or 0 when no network joins two exits."""
-    sizes = cluster_sizes(cells)
-    return sizes[0] if sizes else 0
+    parent = _union_find(cells)
+    exits = [0] * _NODES  # per root
+    best = 1
+    for x in _EXIT_NODES:
+        while parent[x] != x:
+            x = parent[x]
+        count = exits[x] + 1
+        exits[x] = count
+        if count > best:
+            best = count
+    return best if best >= 2 else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,19 +280,36 @@ _FACING_GROUP: tuple[tuple[int, ...], ...] = tuple(
 """``_FACING_GROUP[d][code]``: group of a neighbour across side ``d`` that faces the cell."""
 
 
-def _route_steps(transport: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell byte: for each side carrying ``transport``, in side order N, E, S, W, its
-    index offset and the side of the neighbour facing it."""
-    return tuple(
-        tuple((OFFSETS[d], (d + 2) % 4) for d in range(4) if SIDES[code][d] == transport)
-        for code in range(CODE_COUNT)
+_INTERIOR_SET = frozenset(INTERIOR)
+
+_Steps = tuple[tuple[tuple[int, tuple[bool, ...]], ...] | None, ...]
+
+
+@functools.cache  # built when first scored, not at import (start-up)
+def _route_steps(transport: int) -> dict[int, _Steps]:
+    """Per interior cell, per cell byte on it: None when the byte carries no ``transport``,
+    else for each side carrying it towards an interior neighbour, in side order N, E, S, W,
+    that neighbour and, per its cell byte, whether the side facing back carries it too."""
+    carries = tuple(
+        tuple(SIDES[code][side] == transport for code in range(CODE_COUNT)) for side in range(4)
     )
-
-
-_ROUTE_STEPS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {
-    int(t): _route_steps(int(t)) for t in Transport
-}
-"""``_ROUTE_STEPS[transport][code]``: see :func:`_route_steps`."""
+    sides = [
+        [d for d in range(4) if SIDES[code][d] == transport] if transport in SIDES[code] else None
+        for code in range(CODE_COUNT)
+    ]
+    return {
+        cell: tuple(
+            None
+            if out is None
+            else tuple(
+                (cell + OFFSETS[d], carries[(d + 2) % 4])
+                for d in out
+                if cell + OFFSETS[d] in _INTERIOR_SET
+            )
+            for out in sides
+        )
+        for cell in INTERIOR
+    }
 
 
 def _route_graph(cells: bytes, transport: int) -> dict[int, list[int]]:
@@ -276,36 +319,94 @@ def _route_graph(cells: bytes, transport: int) -> dict[int, list[int]]:
     neighbours in side order N, E, S, W.
     """
     graph: dict[int, list[int]] = {}
-    steps = _ROUTE_STEPS[transport]
-    interior = _INTERIOR_SET
+    steps = _route_steps(transport)
     for c in INTERIOR:
-        out = steps[cells[c]]
-        if not out:
-            continue
-        graph[c] = [
-            c + offset
-            for offset, facing in out
-            if c + offset in interior and SIDES[cells[c + offset]][facing] == transport
-        ]
+        out = steps[c][cells[c]]
+        if out is not None:
+            graph[c] = [other for other, back in out if back[cells[other]]]
     return graph
 
 
-_INTERIOR_SET = frozenset(INTERIOR)
 _BIT: tuple[int, ...] = tuple(1 << c for c in range(SIZE * SIZE))
 
 
 def longest_route(cells: bytes, transport: Transport, *, budget: int = 200_000) -> int:
     """Cells on the longest path of one transport that visits no cell twice.
 
-    Exhaustive depth-first search on an explicit stack. Longest path is hard in general, so
-    the search stops after ``budget`` steps and returns the longest path found so far (a lower
-    bound); boards from play stay far below the budget.
+    Defined by an exhaustive depth-first search: from each cell carrying the transport,
+    ascending, every path that visits no cell twice, one step per path. Longest path is hard
+    in general, so that search stops after ``budget`` steps and returns the longest path found
+    so far (a lower bound); boards from play stay far below the budget.
+
+    The same answer is found faster. Each connected part of the routes is looked at alone:
+    a part without a loop (a tree) of ``n`` cells has ``n * n`` such paths (one per ordered
+    pair of cells), and its longest runs from a cell farthest from any cell to the cell
+    farthest from that one (two breadth-first searches); a part with a
+    loop is searched exhaustively. Only when the steps of all parts would pass ``budget`` is
+    the whole search run in its defining order, stopping where it stops.
     """
     graph = _route_graph(cells, int(transport))
+    best = 0
+    steps = 0  # the defining search's steps, part by part
+    seen: set[int] = set()
+    for start in graph:
+        if start in seen:
+            continue
+        if not graph[start]:  # a cell alone: one path
+            steps += 1
+            length = 1
+            if steps > budget:
+                return _budgeted_search(graph, budget)
+            best = max(best, length)
+            continue
+        # the part holding it, breadth-first: the last cell found is one farthest from start
+        depth = {start: 0}
+        part = [start]
+        ends = 0  # link ends: twice the links
+        for cell in part:  # grows while read
+            links = graph[cell]
+            ends += len(links)
+            d = depth[cell] + 1
+            for other in links:
+                if other not in depth:
+                    depth[other] = d
+                    part.append(other)
+        seen.update(part)
+        size = len(part)
+        if ends == 2 * (size - 1):  # a tree: its longest path starts at a farthest cell
+            steps += size * size
+            length = _farthest(graph, part[-1])[1] + 1 if steps <= budget else 0
+        else:
+            length, taken = _longest_path(graph, part, budget - steps + 1)
+            steps += taken
+        if steps > budget:
+            return _budgeted_search(graph, budget)
+        if length > best:
+            best = length
+    return best
+
+
+def _farthest(graph: dict[int, list[int]], start: int) -> tuple[int, int]:
+    """A cell farthest from ``start`` (breadth-first) and its distance in links."""
+    depth = {start: 0}
+    queue = [start]
+    for cell in queue:
+        d = depth[cell] + 1
+        for other in graph[cell]:
+            if other not in depth:
+                depth[other] = d
+                queue.append(other)
+    last = queue[-1]
+    return last, depth[last]
+
+
+def _longest_path(graph: dict[int, list[int]], part: list[int], room: int) -> tuple[int, int]:
+    """The longest path within ``part`` by the exhaustive search, and its steps; it stops
+    after ``room`` steps (the caller then runs the whole search)."""
     bit = _BIT
     best = 0
     steps = 0
-    for start in graph:  # ascending
+    for start in part:
         stack: list[tuple[int, int, int]] = [(start, bit[start], 1)]
         pop, push = stack.pop, stack.append
         while stack:
@@ -313,12 +414,18 @@ def longest_route(cells: bytes, transport: Transport, *, budget: int = 200_000) 
             if length > best:
                 best = length
             steps += 1
-            if steps >= budget:
-                return best
+            if steps >= room:
+                return best, steps
             for other in graph[cell]:
                 if not seen & bit[other]:
                     push((other, seen | bit[other], length + 1))
-    return best
+    return best, steps
+
+
+def _budgeted_search(graph: dict[int, list[int]], budget: int) -> int:
+    """:func:`longest_route`'s defining search, stopped after ``budget`` steps: from every
+    cell in ascending order, as :func:`_longest_path` searches a part."""
+    return _longest_path(graph, list(graph), budget)[0]
 
 
 @dataclass(frozen=True, slots=True)

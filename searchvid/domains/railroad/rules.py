@@ -21,11 +21,13 @@ per empty cell.
 A board also keeps its *spots*, the open positions that take a tile with their keys, and how
 many placements they offer, once they are first asked for. A board made from another by
 :meth:`Board.place` or :meth:`Board.random_child` gets them from its parent's by looking
-again at the placed cell and its four neighbours only, so a random playout never rescans the
-board, and :meth:`Board.is_terminal` is a comparison. Boards listed by :meth:`Board.children`
-find theirs by a scan when first asked (most are never asked), so listing stays as cheap as
+again at the placed cell and its four neighbours only (a drawn child when first asked, as
+MCTS draws many children it never asks), so a random playout never rescans the board, and
+:meth:`Board.is_terminal` is a comparison. Boards listed by :meth:`Board.children` find
+theirs by a scan when first asked (most are never asked), so listing stays as cheap as
 before. Only the spots are kept, never the children: a board holds its 81 bytes and one small
-tuple, most of whose pairs it shares with its parent.
+tuple, most of whose pairs it shares with its parent. :meth:`Board.random_playout` plays a
+whole random playout on one mutable copy of the cells and makes one board at its end.
 
 These are the puzzle's rules (``rules = "puzzle"``). The published game, where a route end may
 face a blank side, has its own tables and states: :mod:`searchvid.domains.railroad.game`.
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import random
+from bisect import insort
 from collections.abc import Iterator
 from typing import ClassVar, Literal
 
@@ -102,18 +105,23 @@ class Board:
     The spots kept beside them (see the module docstring) take no part in that.
     """
 
-    __slots__ = ("_cells", "_rules", "_spots", "_total")
+    __slots__ = ("_cells", "_from", "_rules", "_spots", "_total")
 
     CAPABILITIES: ClassVar[frozenset[Capability]] = frozenset(
         {Capability.TERMINAL, Capability.REWARD, Capability.KEY, Capability.RANDOM_CHILD}
     )
+    SEARCHVID_FAST_ROLLOUTS: ClassVar[bool] = True
+    """MCTS may use :meth:`child_count` and :meth:`random_playout` (see ``Mcts``)."""
 
     _cells: bytes
     _rules: TileRules
     # unset until first asked for (boards listed by children() mostly never are, and
     # leaving the slots unset keeps listing as cheap as before)
-    _spots: Spots
-    _total: int  # placements the spots offer
+    _spots: Spots | None  # None: a drawn child's, to be found from _from
+    _total: int  # placements the spots offer (-1 while _spots is None)
+    # a child drawn by random_child: its parent's spots and total and the cell placed, from
+    # which its own are found when first asked for (MCTS draws many children it never asks)
+    _from: tuple[Spots, int, int]
 
     def __init__(self, cells: bytes, rules: TileRules) -> None:
         if len(cells) != SIZE * SIZE:
@@ -168,12 +176,17 @@ class Board:
         """Open positions that take at least one tile, row-major, as ``(cell, key)``: the
         cell and its constraint key (kept, see the module docstring)."""
         try:
-            return self._spots
-        except AttributeError:
+            kept = self._spots
+        except AttributeError:  # a listed child: scan
             spots, total = scan_spots(self._cells, self._rules.counts)
-            _SET_SPOTS(self, spots)
-            _SET_TOTAL(self, total)
-            return spots
+        else:
+            if kept is not None:
+                return kept
+            parent, total, cell = self._from  # a drawn child: from its parent's
+            spots, total = placed_spots(parent, total, self._cells, cell, self._rules.counts)
+        _SET_SPOTS(self, spots)
+        _SET_TOTAL(self, total)
+        return spots
 
     def placements(self) -> list[tuple[int, tuple[int, ...]]]:
         """Open positions that take at least one tile, row-major, with the codes that fit."""
@@ -203,6 +216,8 @@ class Board:
             spots = self._spots
         except AttributeError:
             return board  # the child finds its own when asked
+        if spots is None:
+            spots = self.spots()
         spots, total = placed_spots(spots, self._total, board._cells, cell, rules.counts)
         _SET_SPOTS(board, spots)
         _SET_TOTAL(board, total)
@@ -213,55 +228,130 @@ class Board:
         self.spots()
         return self._total
 
+    def child_count(self) -> int:
+        """Number of children, all different boards (what MCTS counts to open a node)."""
+        self.spots()
+        return self._total
+
     def children(self) -> Iterator[Board]:
         """Every legal placement: positions row-major, then tiles by id."""
         cells = self._cells
         rules = self._rules
         choices = rules.choices
+        new, set_cells, set_rules, byte = _NEW, _SET_CELLS, _SET_RULES, _BYTE
         for c, key in self.spots():
-            fitting = choices[key]
             head, tail = cells[:c], cells[c + 1 :]
-            for code in fitting:
-                yield _board(head + _BYTE[code] + tail, rules)
+            for code in choices[key]:
+                board = new(Board)  # as _board() does, without a call per child
+                set_cells(board, head + byte[code] + tail)
+                set_rules(board, rules)
+                yield board
 
     def random_child(self, rng: random.Random) -> Board | None:
         """One legal placement drawn uniformly, or None when there is none.
 
         It is the child ``rng.choice(list(children()))`` would draw (one ``randrange`` of
         the number of children), found by counting the fitting tiles per open position
-        instead of building every child. The child keeps its spots (the hot path of a
-        playout: no rescan).
+        instead of building every child. The child finds its spots from this board's when
+        first asked for (no rescan).
         """
+        rules = self._rules
         try:
             spots = self._spots
-        except AttributeError:
+        except AttributeError:  # a listed child
             spots = self.spots()
-        total = self._total
+        if spots is None:  # a drawn child: as spots() does, inline (the random walks' path)
+            parent, total, cell = self._from
+            spots, total = placed_spots(parent, total, self._cells, cell, rules.counts)
+            _SET_SPOTS(self, spots)
+            _SET_TOTAL(self, total)
+        else:
+            total = self._total
         if total == 0:
             return None
         index = rng.randrange(total)
-        rules = self._rules
         choices = rules.choices
         for c, key in spots:
             fitting = choices[key]
             if index < len(fitting):
                 cells = self._cells
-                cells = cells[:c] + _BYTE[fitting[index]] + cells[c + 1 :]
-                spots, total = placed_spots(spots, total, cells, c, rules.counts)
-                board = _board(cells, rules)
-                _SET_SPOTS(board, spots)
-                _SET_TOTAL(board, total)
+                board = _board(cells[:c] + _BYTE[fitting[index]] + cells[c + 1 :], rules)
+                _SET_SPOTS(board, None)  # found from these when asked
+                _SET_TOTAL(board, -1)
+                _SET_FROM(board, (spots, total, c))
                 return board
             index -= len(fitting)
         raise AssertionError("unreachable: index within total")
 
+    def random_playout(self, rng: random.Random, limit: int) -> tuple[Board, int]:
+        """The board that up to ``limit`` calls of :meth:`random_child` in a row reach, and
+        the number of moves made: the playout stops early at a board where no tile fits.
+
+        It draws the same numbers from ``rng`` as those calls and reaches the same board,
+        but plays on one mutable copy of the cells and makes a single board at the end (the
+        rollouts of MCTS, see :class:`~searchvid.search.algorithms.mcts.Mcts`). The spots are
+        kept as a list of cells, row-major, beside each cell's key and weight; a move looks
+        again at the cell's empty interior neighbours only.
+        """
+        spots = self.spots()
+        total = self._total
+        if total == 0 or limit <= 0:
+            return self, 0
+        rules = self._rules
+        choices, weight = rules.choices, rules.counts
+        cells = bytearray(self._cells)
+        order = [c for c, _ in spots]  # the spots' cells, row-major
+        keys = [0] * len(cells)
+        counts = [0] * len(cells)  # placements on each spot, 0 elsewhere
+        for c, key in spots:
+            keys[c] = key
+            counts[c] = weight[key]
+        f0, f1, f2, f3 = FACING
+        randrange = rng.randrange
+        remove = order.remove
+        around = _AROUND
+        moves = 0
+        while total and moves != limit:
+            index = randrange(total)
+            for c in order:
+                count = counts[c]
+                if index < count:
+                    break
+                index -= count
+            cells[c] = choices[keys[c]][index]
+            total -= counts[c]
+            counts[c] = 0
+            remove(c)
+            for b, n, e, s, w in around[c]:
+                if cells[b]:
+                    continue
+                key = f0[cells[n]] | f1[cells[e]] | f2[cells[s]] | f3[cells[w]]
+                new = weight[key]
+                old = counts[b]
+                if new:
+                    if not old:
+                        insort(order, b)
+                    keys[b] = key
+                elif old:
+                    remove(b)
+                counts[b] = new
+                total += new - old
+            moves += 1
+        board = _board(bytes(cells), rules)
+        _SET_SPOTS(board, tuple([(c, keys[c]) for c in order]))
+        _SET_TOTAL(board, total)
+        return board, moves
+
     def is_terminal(self) -> bool:
         """Whether no tile can be placed any more."""
         try:
-            return self._total == 0
+            total = self._total
         except AttributeError:
+            total = -1
+        if total < 0:  # not found yet
             self.spots()
-            return self._total == 0
+            total = self._total
+        return total == 0
 
     def reward(self) -> float:
         """Seed 001's partial reward: exits in the largest network over 12."""
@@ -273,8 +363,16 @@ _SET_CELLS = vars(Board)["_cells"].__set__
 _SET_RULES = vars(Board)["_rules"].__set__
 _SET_SPOTS = vars(Board)["_spots"].__set__
 _SET_TOTAL = vars(Board)["_total"].__set__
+_SET_FROM = vars(Board)["_from"].__set__
 _NEW = object.__new__
 _BYTE: tuple[bytes, ...] = tuple(bytes((code,)) for code in range(256))
+_INNER = {nb[0]: nb for nb in NEIGHBOURS}
+_AROUND: tuple[tuple[tuple[int, int, int, int, int], ...], ...] = tuple(
+    tuple(_INNER[c] for c in (cell - SIZE, cell - 1, cell + 1, cell + SIZE) if c in _INNER)
+    for cell in range(SIZE * SIZE)
+)
+"""``_AROUND[cell]``: the interior neighbours of ``cell``, each with its own neighbours as in
+:data:`NEIGHBOURS` (the cells whose keys a tile on ``cell`` may change)."""
 
 
 def _board(cells: bytes, rules: TileRules) -> Board:

@@ -9,6 +9,10 @@ Under ``rules = "game"`` a tenth row shows, left to right: the round (``round-N`
 ``game-over``), the four dice of the round (drawn dice greyed, skipped dice crossed out; at
 a chance node the last round's dice as they ended, before the first roll blank dice), a gap,
 and three slots for the special routes drawn (in the order of :data:`game.SPECIAL_NAMES`).
+The game's board also carries its coordinates (:attr:`RailroadView.cell_labels`: the
+columns' letters under the board, the rows' numbers left of it, as
+:func:`words.cell_name` names cells) and asks the renderer to bracket the tile each move
+just placed (:data:`~searchvid.render.boardlegend.PLACED_MARK`).
 """
 
 from __future__ import annotations
@@ -27,11 +31,13 @@ from searchvid.domains.railroad.game import (
 )
 from searchvid.domains.railroad.grid import INTERIOR, SIZE
 from searchvid.domains.railroad.tiles import TILES, ExitKind
-from searchvid.render.boardlegend import Mark
+from searchvid.render.boardlegend import PLACED_MARK, Mark
+from searchvid.render.celllabels import CellLabel
 from searchvid.render.view import TileGrid, TileSet
 
 __all__ = [
     "BOARD_MARKS",
+    "COORDINATES",
     "DIE_STATES",
     "EMPTY_CELL_ID",
     "GAME_MARKS",
@@ -76,10 +82,28 @@ BOARD_MARKS = (
 )
 """What the board's marks mean (the frame's legend)."""
 GAME_MARKS = (
+    Mark("round-1", "round"),
+    Mark("die-road-straight", "die to draw"),
     Mark("die-road-straight-placed", "die drawn"),
     Mark("die-road-straight-skipped", "die skipped"),
+    Mark(f"special-{SPECIAL_NAMES[0]}", "special route used"),
+    Mark("special-slot", "special route unused"),
+    PLACED_MARK,
 )
-"""What the dice row's marks mean, under the game's rules."""
+"""What the dice row's marks mean under the game's rules (the round's badge, the dice in
+their three states, the special routes' cards and free slots), and the renderer's bracket
+on the tile just placed."""
+
+_COLUMN_LETTERS = "ABCDEFG"
+
+COORDINATES: tuple[CellLabel, ...] = (
+    *(CellLabel(SIZE - 1, col, _COLUMN_LETTERS[col - 1], "ne") for col in range(1, SIZE - 1)),
+    *(CellLabel(row, 0, str(SIZE - 1 - row), "ne") for row in range(1, SIZE - 1)),
+)
+"""The board's coordinates as the words name cells (``"C4"``): the letters ``A`` to ``G``
+in the border cells under the interior's columns, the numbers ``7`` down to ``1`` in those
+left of its rows, each in the cell's top-right corner: beside the interior, clear of the
+exits' arrows and route stubs (which keep to the middle of their cells)."""
 
 _INTERIOR_MASK = np.zeros(SIZE * SIZE, dtype=bool)
 _INTERIOR_MASK[list(INTERIOR)] = True
@@ -116,12 +140,19 @@ class RailroadView:
     """Draws boards with the art in ``tile_assets/railroad``.
 
     Args:
-        rules: ``"game"`` adds the row of the round, its dice and the special routes.
+        rules: ``"game"`` adds the row of the round, its dice and the special routes, the
+            board's coordinates and the bracket on the tile just placed.
     """
 
     def __init__(self, rules: str = "puzzle") -> None:
         self._tileset = TileSet(names=TILE_NAMES, folder="railroad")
         self._game = rules == "game"
+
+    @property
+    def cell_labels(self) -> tuple[CellLabel, ...]:
+        """The board's coordinates under the game's rules (:data:`COORDINATES`), whose
+        captions name cells; none under the puzzle's."""
+        return COORDINATES if self._game else ()
 
     @property
     def tileset(self) -> TileSet:
@@ -130,8 +161,8 @@ class RailroadView:
 
     @property
     def marks(self) -> tuple[Mark, ...]:
-        """Exits, stations and open positions (and the dice's states in a game), for the
-        frame's legend."""
+        """Exits, stations and open positions (and in a game the dice's states, the special
+        routes and the tile just placed), for the frame's legend."""
         return BOARD_MARKS + GAME_MARKS if self._game else BOARD_MARKS
 
     @property

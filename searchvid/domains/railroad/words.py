@@ -17,16 +17,19 @@ from searchvid.domains.railroad.grid import EXIT_CELLS, INTERIOR, SIZE
 from searchvid.domains.railroad.network import cluster_sizes, game_score
 from searchvid.domains.railroad.rules import Board
 from searchvid.domains.railroad.tiles import TILES
+from searchvid.domains.railroad.values import SCORE_RANGE
 from searchvid.search.status import Field
 
 __all__ = [
     "TILE_WORDS",
+    "VALUE_FUNCTION_WORDS",
     "board_figures",
     "cell_name",
     "describe_end",
     "describe_move",
     "status",
     "tile_words",
+    "value_function_words",
 ]
 
 TILE_WORDS: dict[str, str] = {
@@ -54,6 +57,29 @@ TILE_WORDS: dict[str, str] = {
 _COLUMNS = "ABCDEFG"
 _EXITS = len(EXIT_CELLS)
 _INTERIOR = frozenset(INTERIOR)
+
+
+VALUE_FUNCTION_WORDS: dict[str, tuple[str, str]] = {
+    "network": (
+        "closeness to goal",
+        f"1 when one network joins all {_EXITS} exits, lower the more tiles it still needs",
+    ),
+    "partial": ("share of exits joined", f"exits in the largest network / {_EXITS}"),
+    # the dice game's scenes rank by it: a reader knows points, so say how they map
+    "score": (
+        "scaled score",
+        f"points mapped onto 0 to 1: {SCORE_RANGE[0]} = 0, 0 = "
+        f"{-SCORE_RANGE[0] / (SCORE_RANGE[1] - SCORE_RANGE[0]):g}, {SCORE_RANGE[1]} = 1",
+    ),
+}
+"""What the strip calls each value function of the puzzle, and what it measures: a reader
+sees ``closeness to goal 0.539``, not the function's name ``network``."""
+
+
+def value_function_words(name: str) -> tuple[str, str] | None:
+    """``(the strip's name, what it measures)`` of value function ``name``, or None where
+    the function has no words (``outlook`` keeps its name)."""
+    return VALUE_FUNCTION_WORDS.get(name)
 
 
 def tile_words(code: int) -> str:

@@ -10,7 +10,14 @@ from typing import Any, Literal
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm, BudgetSpent
 from searchvid.search.events import Event, EventKind, new_event
-from searchvid.search.node import Capability, capabilities_of, children_of, key_of
+from searchvid.search.node import (
+    PLAIN_CHILDREN,
+    Capability,
+    capabilities_of,
+    checked_children,
+    children_of,
+    key_of,
+)
 from searchvid.search.status import Field
 
 _ENTER = EventKind.ENTER
@@ -97,8 +104,10 @@ class Backtracking(Algorithm[BacktrackingOptions]):
         caps = capabilities_of(root)
         check_terminal = Capability.TERMINAL in caps
         mode = opts.repeats
+        allow = mode == "allow"
         keyed = Capability.KEY in caps
         seen: set[Hashable] = set()
+        plain = PLAIN_CHILDREN
 
         def unseen(kids: Iterator[Any]) -> Iterator[Any]:
             """The children whose key was not seen; a skipped child is a unit of work too
@@ -112,12 +121,11 @@ class Backtracking(Algorithm[BacktrackingOptions]):
                     if work < 0:
                         raise BudgetSpent
 
-        def open_children(node: Any, key: Hashable) -> tuple[Any, Iterator[Any] | None]:
-            """The first child to descend into and an iterator over the rest."""
-            kids: Iterator[Any] = iter(children_of(node))
-            if mode != "allow":
-                seen.add(key)
-                kids = unseen(kids)
+        def open_unseen(node: Any, key: Hashable) -> tuple[Any, Iterator[Any] | None]:
+            """Under ``repeats`` "path" or "never": the first child not seen to descend into
+            and an iterator over the rest."""
+            seen.add(key)
+            kids = unseen(iter(children_of(node)))
             first = next(kids, None)
             if first is None:
                 if mode == "path":
@@ -126,28 +134,39 @@ class Backtracking(Algorithm[BacktrackingOptions]):
             return first, kids
 
         # frames: (node, remaining children, value, key, tree id, parent id); the top
-        # frame's depth is len - 1
+        # frame is at depth - 1. The loop below runs once per node: it is kept to local
+        # names (children() called in place, not through children_of()).
         frames: list[tuple[Any, Iterator[Any], float, Hashable, int, int | None]] = []
         best = -math.inf
         step = 0
         node = root
+        depth = 0  # len(frames)
         nid = 0  # the tree id of `node`, its pre-order number
         parent: int | None = None
+        first: Any = None
+        rest: Iterator[Any] | None
         try:
             while True:
                 work -= 1
                 if work < 0:
                     spent = True
                     return
-                depth = len(frames)
                 v = value(node)
-                key = key_of(node) if mode != "allow" else None
+                key = None if allow else key_of(node)
                 if depth == max_depth or (check_terminal and node.is_terminal()):
-                    first, rest = None, None
+                    rest = None
                     if mode == "never":
                         seen.add(key)
+                elif allow:
+                    kids = node.children()
+                    if type(kids) not in plain:
+                        kids = checked_children(node, kids)
+                    rest = iter(kids)
+                    first = next(rest, None)
+                    if first is None:
+                        rest = None
                 else:
-                    first, rest = open_children(node, key)
+                    first, rest = open_unseen(node, key)
                 self._visited = nid + 1
                 yield new_event(
                     Event, (_LEAF if rest is None else _ENTER, node, depth, step, v, nid, parent)
@@ -164,19 +183,20 @@ class Backtracking(Algorithm[BacktrackingOptions]):
                     node = first
                     parent = nid
                     nid += 1
+                    depth += 1
                     continue
                 # a leaf: return up the stack until a node has another child
                 nid += 1
                 while frames:
+                    depth -= 1
                     above, siblings, pv, pkey, pid, pparent = frames[-1]
-                    yield new_event(
-                        Event, (_BACKTRACK, above, len(frames) - 1, step, pv, pid, pparent)
-                    )
+                    yield new_event(Event, (_BACKTRACK, above, depth, step, pv, pid, pparent))
                     step += 1
                     nxt = next(siblings, None)
                     if nxt is not None:
                         node = nxt
                         parent = pid
+                        depth += 1
                         break
                     frames.pop()
                     if mode == "path":

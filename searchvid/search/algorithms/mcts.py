@@ -265,6 +265,21 @@ class Mcts(Algorithm[MctsOptions]):
     ``commit_solution`` the committed line's MOVEs carry the ids of its tree nodes, then
     new ids (each below the previous MOVE's) for the part that came from the playout.
 
+    Two optional methods of a state make an iteration cheaper without changing it, used only
+    where the state's class opts in with ``SEARCHVID_FAST_ROLLOUTS = True`` (so that a user's
+    own methods of these names are never taken for them):
+
+    - ``child_count()``: how many children the state has, all different (by key). Where
+      children are expanded by drawing and no key is excluded, a node is opened by counting
+      its children instead of listing them.
+    - ``random_playout(rng, limit)``: the state that up to ``limit`` calls of
+      ``random_child(rng)`` in a row reach (stopping at a terminal state), drawing the same
+      numbers from ``rng``, and the number of moves made. Each playout is then one call,
+      where nothing needs the states on the way: no ``rollout_events``, ``avoid_cycles`` or
+      goal line being looked for, and a domain that declares ``is_terminal``.
+
+    Railroad Ink's boards offer both.
+
     Work budget (:attr:`~searchvid.search.algorithm.Algorithm.work_limit`): a unit per
     iteration and one per rollout move (a playout's states are most of an iteration's cost),
     across every block of plan mode; when it is spent the stream ends at once, in the middle
@@ -374,6 +389,18 @@ class Mcts(Algorithm[MctsOptions]):
         self._chance = Capability.CHANCE in caps
         # at chance nodes a rollout draws with sample_outcome, through the chance-aware draw
         self._native = Capability.RANDOM_CHILD in caps and not self._chance
+        # children counted, not listed, where they are found by drawing
+        fast = getattr(type(root), "SEARCHVID_FAST_ROLLOUTS", False) is True
+        self._counted = fast and self._by_drawing and callable(getattr(root, "child_count", None))
+        # a whole playout in one call where nothing needs the states on the way
+        self._playout = (
+            self._native
+            and self._check_terminal
+            and not opts.avoid_cycles
+            and not opts.rollout_events
+            and fast
+            and callable(getattr(root, "random_playout", None))
+        )
         self._keyed = Capability.KEY in caps
         self._key = key_function(root)
         self._needs_key = opts.avoid_cycles or self._by_drawing or self._chance
@@ -547,6 +574,7 @@ class Mcts(Algorithm[MctsOptions]):
         opts = self.options
         rng, draw, key = self.rng, self._draw, self._key
         native = self._native
+        playout = self._playout
         keyed = self._keyed
         c = opts.exploration
         sqrt, log = math.sqrt, math.log
@@ -646,6 +674,16 @@ class Mcts(Algorithm[MctsOptions]):
                     trail = [state]
             if stuck:
                 finished = False
+            elif playout and trail is None and not node.terminal:
+                # the loop below in one call: up to `allowed` moves, a unit of work each
+                allowed = work if limit < 0 else min(limit, work)
+                state, moves = state.random_playout(rng, allowed)
+                work -= moves
+                depth += moves
+                if moves == allowed and not state.is_terminal():
+                    if moves != limit:
+                        raise BudgetSpent  # the next move would overspend
+                    finished = False
             elif not node.terminal:
                 moves = 0
                 visited = excluded  # the line's keys (avoid_cycles), extended by the playout
@@ -803,6 +841,17 @@ class Mcts(Algorithm[MctsOptions]):
 
         A node without children is marked terminal.
         """
+        if self._counted and not excluded:  # nothing to skip: counting is enough
+            size = node.state.child_count()
+            if size > self._cap:
+                raise BudgetSpent  # as listing that many would
+            node.kids = []
+            node.untried = size
+            if size == 0:
+                node.terminal = True
+            else:
+                node.order = set()
+            return
         states = self._children_of(node.state)
         node.kids = []
         size = len(states)
@@ -837,11 +886,14 @@ class Mcts(Algorithm[MctsOptions]):
         """A random child whose key was not tried (a listed fallback after many misses)."""
         draw, key, rng = self._draw, self._key, self.rng
         patience = 8 * (len(tried) + node.untried) + 32
+        # the same calls as draw() and key() make, without their frames (the hot path)
+        keyed = self._keyed
+        random_child = node.state.random_child if self._native else None
         for _ in range(patience):
-            state = draw(node.state, rng)
+            state = random_child(rng) if random_child is not None else draw(node.state, rng)
             if state is None:
                 break
-            k = key(state)
+            k = state.key() if keyed else key(state)
             if k not in tried:
                 tried.add(k)
                 return state, k

@@ -189,6 +189,9 @@ class Minimax(Algorithm[MinimaxOptions]):
     title = "minimax"
     move_phase = "playing"
     reports_values = True
+    best_name = "best move so far"
+    """Its IMPROVE events name the root's best move so far, with that move's value: not a
+    node of the tree the board may be showing."""
     backtracks = True
     summary = (
         "Negamax with alpha-beta and a transposition table: solves two-player games; "
@@ -240,13 +243,18 @@ class Minimax(Algorithm[MinimaxOptions]):
         search reports nodes, the window of the latest event's node on player 0's scale of
         values (1 player 0 wins, 0.5 a draw, 0 player 0 loses): ``alpha 0.5`` (what player
         0 can already make sure of) and ``beta 1`` (what player 1 can); a node whose value
-        falls outside it does not matter to the result."""
+        falls outside it does not matter to the result. With ``event_depth``, ``top 3 plies
+        shown``: the steps count only the nodes that near the root, the nodes searched all."""
         counts = self._counts
         fields = [
             Field("nodes searched", counts.searched + counts.nodes),
             Field("transpositions", counts.hits),
             Field("cut-offs", counts.cuts),
         ]
+        shown = self.options.event_depth
+        if shown:
+            plies = "ply" if shown == 1 else "plies"
+            fields.append(Field("shown", f"top {shown} {plies}", prefix=True))
         window = counts.window
         if self.options.alpha_beta and window is not None:
             alpha, beta = window

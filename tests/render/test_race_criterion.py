@@ -1,0 +1,54 @@
+"""A race says what it is won by: its strips count work, not steps; its finish stamps, its
+closing card and its title name the criterion ("by work")."""
+
+from __future__ import annotations
+
+import searchvid
+from searchvid.render.cards import crowned_title, race_result
+from searchvid.render.hud import HudText
+
+
+def columns(name: str) -> list[list[HudText]]:
+    """Each video frame's strips of the shipped race ``name``, column by column."""
+    frames = []
+    for shown in searchvid.load_scene(name).strip_texts():
+        frames.append([item[1] for item in shown if item is not None])
+    return frames
+
+
+def test_tree_race_stamps_each_finish_with_place_criterion_and_cost() -> None:
+    frames = columns("tree-bfs-vs-dfs")
+    # no step counter anywhere in a race (it counts events: both searches show 15 at the
+    # goal, which read as a tie), the opening card aside (it has no counters at all)
+    assert all(f.name != "step" for strips in frames for t in strips for f in t.fields)
+    texts = [[f.text() for f in t.fields] for t in (strips[0] for strips in frames)]
+    ended = next(k for k, words in enumerate(texts) if any("finished" in w for w in words))
+    # from the frame breadth-first reaches the goal until the closing card
+    for words in texts[ended:-1]:
+        assert words[1:3] == ["finished 1st by work", "work 5 expansions"]  # after the depth
+    depth_first = [[f.text() for f in strips[1].fields] for strips in frames[ended:-1]]
+    assert all(not any("finished" in w for w in words) for words in depth_first[:-1])
+    last = frames[-1]
+    assert [t.fields[0].text() for t in last] == [
+        "race: 1st of 2 by work",
+        "race: 2nd of 2 by work",
+    ]
+    assert [next(f.text() for f in t.fields if f.name == "work") for t in last] == [
+        "work 5 expansions",
+        "work 9 expansions",
+    ]
+
+
+def test_the_title_crowns_the_winner_by_work() -> None:
+    assert race_result(["2 · A*"]) == "winner by work: 2 · A*"
+    assert race_result(["1 · a", "2 · b"]) == "tie by work: 1 · a and 2 · b"
+    assert crowned_title("Race", "winner by work: 2 · A*") == "Race · winner by work: 2 · A*"
+
+
+def test_watersort_race_ranks_by_work_and_says_so() -> None:
+    last = columns("watersort-race")[-1]
+    phases = [t.phase for t in last]
+    assert phases == ["solved in 39 pours", "solved in 39 pours", "solved in 45 pours"]
+    places = [t.fields[0].text() for t in last]
+    # A* first with the least work; MCTS second by work though its solution is the longest
+    assert places == ["race: 3rd of 3 by work", "race: 1st of 3 by work", "race: 2nd of 3 by work"]
