@@ -192,6 +192,7 @@ class Hud:
         self._slot_widths: dict[str, int] = {}
         self._inks: dict[tuple[str, int], npt.NDArray[np.uint8]] = {}
         self._flows: dict[tuple[int, ...], tuple[list[list[int]], bool]] = {}
+        self._folds: dict[str, tuple[str, ...]] = {}
         sized = list(contents) if contents else [_DEFAULT_CONTENT]
         self.title_lines = max(1, *(len(self._wrap(c.title)) for c in sized))
         self.status_lines = (
@@ -288,9 +289,12 @@ class Hud:
         """Each text's slot: its width, and for a field at least room for a four-digit
         value after its name, so that values growing to four digits move nothing."""
         slots = [min(self._measure(texts[0]), self._usable)] if texts else []
+        if texts and isinstance(texts[0], _Piece):
+            slots[0] = self._usable
         known = self._slot_widths
         for text in texts[1:]:
-            slot = known.get(text)
+            # a line of a folded text fills its line: nothing follows it there
+            slot = self._usable if isinstance(text, _Piece) else known.get(text)
             if slot is None:
                 name = text.rsplit(" ", 1)[0] if " " in text else ""
                 room = self._measure(f"{name} {_VALUE_ROOM}".lstrip())
@@ -300,6 +304,35 @@ class Hud:
                 known[text] = slot
             slots.append(slot)
         return slots
+
+    def _folded(self, texts: Sequence[str]) -> tuple[str, ...]:
+        """``texts`` with each text wider than a line broken at spaces into texts that fit
+        (a long problem line in a narrow race column may go on over two lines, not cut,
+        where the strip has lines to spare: the strip is not made taller for it)."""
+        out: list[str] = []
+        folds = self._folds
+        for text in texts:
+            parts = folds.get(text)
+            if parts is None:
+                parts = (text,)
+                if len(folds) >= _CACHE:
+                    folds.clear()
+                if self._measure(text) > self._usable and " " in text:
+                    parts = tuple(_Piece(line) for line in self._wrap_words(text))
+                folds[text] = parts
+            out.extend(parts)
+        return tuple(out)
+
+    def _wrap_words(self, text: str) -> list[str]:
+        """``text`` broken at spaces into lines of at most a line's width (a word wider than
+        that stays whole, to be cut when drawn)."""
+        lines: list[str] = []
+        for word in text.split():
+            if lines and self._measure(f"{lines[-1]} {word}") <= self._usable:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        return lines
 
     def _tight(self, texts: Sequence[str]) -> list[int]:
         """Each text's slot without spare room: its own width."""
@@ -377,6 +410,9 @@ class Hud:
         drawn frame after frame (previews equal renders). A line whose slots did not move is
         updated slot by slot: a slot's text never reaches past its slot.
         """
+        folded = self._folded(texts)
+        if len(folded) > len(texts) and len(self._flow(self._slots(folded))) <= self.status_lines:
+            texts = folded  # a wide text goes on over lines the strip has to spare, not cut
         rows = self._layout(texts)
         for r in range(self.status_lines):
             parts = rows[r] if r < len(rows) else []
@@ -421,6 +457,13 @@ class Hud:
             inks[(text, color)] = ink
         width = min(ink.shape[1], right - left)
         line[: ink.shape[0], left : left + width] = ink[:, :width]
+
+
+class _Piece(str):
+    """A line of a status text too wide for one line (``Hud._folded``): its slot is a
+    whole line, so the next text starts on a line of its own."""
+
+    __slots__ = ()
 
 
 def _greedy(slots: Sequence[int], measure: int, gap: int) -> list[list[int]]:

@@ -326,3 +326,36 @@ def test_a_strip_sized_before_the_search_holds_a_games_last_frame_whole() -> Non
     shown = [text for row in hud._rows for text, _, _ in row]
     assert shown == list(last.status_texts())
     assert all(row for row in hud._rows)  # and no line empty
+
+
+LONG = "14 tubes of 4 and 12 colours: pour until each colour fills a tube of its own, tube by tube"
+
+
+def _drawn_texts(hud: Hud) -> list[list[str]]:
+    return [[text for text, _, _ in line] for line in hud._rows]
+
+
+def test_a_status_text_wider_than_a_line_goes_on_over_spare_lines_whole() -> None:
+    """A problem line in a narrow column is broken at spaces over lines the strip has to
+    spare, not cut; the text after it starts a line of its own."""
+    expected = tuple(f"sized field {i} 1234" for i in range(8))
+    hud = Hud(400, 400, contents=[StripContent("2 · A*", expected)])
+    assert hud.status_lines >= 3
+    assert hud._measure(LONG) > hud._usable
+    hud.update(HudText("2 · A*", LONG, (Field("search", "A*"),)))
+    lines = _drawn_texts(hud)
+    words = " ".join(text for line in lines for text in line).split()
+    assert " ".join(words).startswith(LONG)
+    assert not any("…" in text for line in lines for text in line)
+    first_lines = [line for line in lines if any(text in LONG for text in line)]
+    assert len(first_lines) >= 2
+    assert all(len(line) == 1 for line in first_lines)  # nothing shares a piece's line
+    assert all(hud._measure(text) <= hud._usable for line in lines for text in line)
+
+
+def test_a_wide_status_text_is_cut_where_the_strip_has_no_line_to_spare() -> None:
+    hud = Hud(400, 400, contents=[StripContent("2 · A*", ("x",))])
+    assert hud.status_lines == 1
+    hud.update(HudText("2 · A*", LONG, ()))
+    assert _drawn_texts(hud) == [[LONG]]  # not folded: drawn cut with "…" to its line
+    assert hud._measure(LONG) > hud._usable
