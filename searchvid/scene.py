@@ -82,10 +82,12 @@ from searchvid.render.policy import (
     pace,
     selects,
 )
+from searchvid.render.setting_words import describe_setting
 from searchvid.render.settings import VideoOptions
 from searchvid.render.sharedrun import SharedRun
 from searchvid.render.stepping import race_frames
 from searchvid.render.view import CheckedView, View
+from searchvid.render.window import WINDOWED, reports_window
 from searchvid.resources import builtin_scenes_dir
 from searchvid.search.algorithm import ALGORITHMS, Algorithm, make_algorithm
 from searchvid.search.events import Event, EventKind
@@ -347,8 +349,8 @@ class Scene:
             algorithm=algorithm,
             value_name=self._value_name(index),
             move_phase=spec.algorithm_type.move_phase,
-            settings=_settings(spec.options),
-            best_name=spec.algorithm_type.best_name,
+            settings=_settings(spec.options, spec.algorithm_type.name),
+            best_name=_best_name(spec.algorithm_type, spec.options),
             backtracks=self.video.undo_mark and getattr(spec.algorithm_type, "backtracks", False),
             heat=_thinks_in_iterations(spec),
             compare=self._comparison() if not several else None,
@@ -1297,6 +1299,8 @@ def _validate(table: dict[str, Any], *, file: str, path: Path, folder: Path) -> 
         video = build_options(VideoOptions, top.video)
     except OptionError as error:
         raise SceneError(file, f"video.{error.key}", error.message) from None
+    if video.window_gauge and not all(reports_window(s.algorithm, s.options) for s in searches):
+        raise SceneError(file, "video.window_gauge", WINDOWED)
     heat = any(_thinks_in_iterations(s) for s in searches)
     boards = Boards.of(
         _domain_view(domain),
@@ -1582,13 +1586,29 @@ def _inside(inner: Path, outer: Path) -> bool:
     return a == b or b in a.parents
 
 
-def _settings(options: Mapping[str, Any]) -> tuple[Field, ...]:
-    """A ``[search]`` table's settings as fields for the cards (``iterations 300``,
+def _best_name(cls: type[Algorithm[Any]], options: Mapping[str, Any]) -> str:
+    """What the strip calls ``cls``'s best so far under the scene's ``options``: its
+    ``best_name_for(options)`` where it has one (MCTS: ``best playout (not played)`` when
+    a solving playout is not committed), else its :attr:`~searchvid.Algorithm.best_name`."""
+    named = getattr(cls, "best_name_for", None)
+    return str(named(options)) if named is not None else cls.best_name
+
+
+def _settings(options: Mapping[str, Any], algorithm: str = "") -> tuple[Field, ...]:
+    """A ``[search]`` table's settings as fields for the cards: every key the scene sets
+    but the algorithm's name, in a reader's phrase where ``algorithm`` (its registry name)
+    has one (:func:`~searchvid.render.setting_words.describe_setting`: ``transposition``
+    reads ``remembers positions already solved``), else ``iterations 300``,
     ``heuristic runs``, a switch by its words alone: ``alpha beta``, ``no commit
-    solution``): every key the scene sets but the algorithm's name."""
+    solution``."""
     fields = []
     for key, value in options.items():
         if key == "algorithm":
+            continue
+        phrase = describe_setting(algorithm, key, value, options)
+        if phrase is not None:
+            if phrase:  # "": another option's phrase says it
+                fields.append(Field("", phrase))
             continue
         words = key.replace("_", " ")
         if isinstance(value, bool):  # "alpha beta on" reads as settings, not words

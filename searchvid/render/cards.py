@@ -145,19 +145,61 @@ def work_field(cost: int, unit: tuple[str, str]) -> Field:
     return Field("work", cost, unit=unit[0] if cost == 1 else unit[1])
 
 
+def solo_work(cost: int, unit: tuple[str, str], fields: Sequence[Field]) -> tuple[Field, ...]:
+    """What a single search's closing card adds to state what the search cost in its own
+    unit (``work 103 expansions``, for a breadth-first search or A*, whose fields count no
+    work): nothing when none was done, or when the algorithm's own ``fields`` already count
+    it: one states that count (backtracking's ``visited 9``) or is a counter out of a total
+    (MCTS's ``iterations 100/100``, a random walk's ``walk 6/6``, a beam's ``kept 3/5``),
+    so that no cost is said twice in two units."""
+    if cost <= 0 or any(_counts(field, cost) for field in fields):
+        return ()
+    return (work_field(cost, unit),)
+
+
+def _counts(field: Field, cost: int) -> bool:
+    """Whether ``field`` counts work: a counter with a total, or a count equal to ``cost``."""
+    if field.of is not None:
+        return True
+    return (
+        isinstance(field.value, int) and not isinstance(field.value, bool) and (field.value == cost)
+    )
+
+
 CRITERION = "by work"
 """How a race ranks its searches, as its stamps, cards and title say it: by the work each
 did (its unit named beside it: node expansions, iterations), not by the length of what it
 found."""
 
 
-def _finished(shown: Sequence[Shown], costs: Sequence[int | None]) -> dict[int, int]:
-    """The searches that ran to their end (``Ending.COMPLETE``) and their costs."""
+def _finished(
+    shown: Sequence[Shown], costs: Sequence[int | None], ranked: frozenset[int] | None = None
+) -> dict[int, int]:
+    """The searches that ran to their end (``Ending.COMPLETE``) and their costs (among the
+    ``ranked`` columns only, when given)."""
     return {
         i: cost
         for i, (item, cost) in enumerate(zip(shown, costs, strict=True))
-        if item is not None and item[3] is Ending.COMPLETE and cost is not None
+        if item is not None
+        and item[3] is Ending.COMPLETE
+        and cost is not None
+        and (ranked is None or i in ranked)
     }
+
+
+def ranked_columns(units: Sequence[tuple[str, str]]) -> frozenset[int]:
+    """The columns a race ranks: those whose searches count their work in the same unit, so
+    that the numbers compare (expansions against expansions, not against MCTS iterations):
+    the unit most of them share (on a tie, the one of the earliest column), when at least
+    two share it; none when no two do. All of them when they share one unit."""
+    shared = [sum(1 for other in units if other == unit) for unit in units]
+    most = max(shared, default=0)
+    if most == len(units):
+        return frozenset(range(len(units)))
+    if most < 2:
+        return frozenset()
+    unit = units[shared.index(most)]
+    return frozenset(i for i, other in enumerate(units) if other == unit)
 
 
 def _rank(cost: int, done: dict[int, int]) -> str:
@@ -168,16 +210,25 @@ def _rank(cost: int, done: dict[int, int]) -> str:
 
 
 def race_places(
-    shown: Sequence[Shown], costs: Sequence[int | None], titles: Sequence[str]
+    shown: Sequence[Shown],
+    costs: Sequence[int | None],
+    titles: Sequence[str],
+    units: Sequence[tuple[str, str]] = (),
 ) -> tuple[list[str | None], list[str]]:
     """Each search's place in a race (``"1st of 3 by work"``), and the winners' titles: searches
     that ran to their end rank by the work their whole stream did (``costs``; ties share a
-    place); a search cut short (max_frames, max_events, its work budget) does not finish."""
-    count = len(shown)
-    done = _finished(shown, costs)
-    places: list[str | None] = ["did not finish"] * count
-    for i, cost in done.items():
-        places[i] = f"{_rank(cost, done)} of {count} {CRITERION}"
+    place); a search cut short (max_frames, max_events, its work budget) does not finish.
+    Only searches whose work counts in the same unit rank (:func:`ranked_columns` of
+    ``units``; none given: all): one counting another unit, ``"unranked (iterations)"``,
+    takes no place and wins nothing, and the others' places count only the ranked."""
+    ranked = ranked_columns(units) if units else frozenset(range(len(shown)))
+    done = _finished(shown, costs, ranked)
+    places: list[str | None] = ["did not finish"] * len(shown)
+    for i, cost in _finished(shown, costs).items():
+        if i in done:
+            places[i] = f"{_rank(cost, done)} of {len(ranked)} {CRITERION}"
+        else:
+            places[i] = f"unranked ({units[i][1]})"
     least = min(done.values(), default=None)
     return places, [titles[i] for i, cost in done.items() if cost == least]
 
@@ -193,22 +244,27 @@ def race_fields(
     it runs, the work its frame has done (``work 1,204 expansions``); from the frame it
     ends on, a finish stamp that names its place among the searches finished so far and
     the race's criterion, then its cost: ``finished 1st by work``, ``work 103
-    expansions``; or ``did not finish`` and its cost for a search cut short.
+    expansions``; or ``did not finish`` and its cost for a search cut short; or
+    ``finished unranked`` for a search whose work counts in a unit the ranked searches do
+    not share (:func:`ranked_columns`).
 
     The searches still running have done at least as much work (a race advances the
-    least-worked first), so only a tie can change a place: while one of them has a frame
-    to come (``ahead``: each one's next frame's work, None: none) that has done no more
-    work than a finished search, that search's stamp names no place (``finished``)."""
-    done = _finished(shown, costs)
-    coming = [key for key in ahead if key is not None]
+    least-worked first), so only a tie can change a place: while one of the ranked has a
+    frame to come (``ahead``: each one's next frame's work, None: none) that has done no
+    more work than a finished search, that search's stamp names no place (``finished``)."""
+    ranked = ranked_columns(units)
+    done = _finished(shown, costs, ranked)
+    coming = [key for j, key in enumerate(ahead) if key is not None and j in ranked]
     stamps: list[tuple[Field, ...]] = []
     for i, item in enumerate(shown):
         cost, now = costs[i], work[i]
         if item is None or item[3] is None or cost is None:
             stamps.append((work_field(now, units[i]),) if now is not None else ())
             continue
-        if i not in done:
+        if item[3] is not Ending.COMPLETE:
             words = Field("", "did not finish")
+        elif i not in done:
+            words = Field("finished", "unranked")
         elif any(key <= cost for key in coming):
             words = Field("", "finished")
         else:  # two fields, not one: each fits a narrow column's line

@@ -12,8 +12,9 @@
 The boards and their numbers come from the frame's status fields
 (:class:`~searchvid.search.frontierview.FrontierView`, which breadth-first, best-first, A*
 and beam search attach to the frames of the nodes they expand), so the strip is
-domain-free: each board is the view's own tiles, scaled by nearest neighbour (only tile
-colours). Each board's frame says what it is to the search, and the last line explains
+domain-free: each board is the view's own tiles, each first shrunk to the thumbnail's
+cell size keeping its marks (:func:`shrunk_tiles`), then scaled by nearest neighbour (only
+tile colours). Each board's frame says what it is to the search, and the last line explains
 every mark the strip shows, with counts:
 
 =============  ==============================================  ==============
@@ -82,6 +83,50 @@ _ROW_GAP = 4
 
 REPLAY_NOTE = "the search is over: the board shows the solution it found, played move by move"
 """What the strip says on a frame without a frontier view (the solution replayed)."""
+
+
+INK_SHARE = 0.2
+"""A shrunk tile's pixel takes the most common colour of its block other than the tile's
+ground where that colour covers at least this share of the block: thin lines and rings
+(a road's edge, an open cell's target) stay, in their own colour, instead of falling
+between the pixels a plain nearest-neighbour sampling reads (a ring read at every tenth
+pixel is a few scattered dots, an "x")."""
+
+
+def shrunk_tiles(tiles: Pixels, cell: int) -> Pixels:
+    """Each of ``tiles`` (``(n, s, s, 3)``) shrunk to ``cell`` x ``cell`` pixels, in its own
+    colours: a pixel's block of the tile (rows and columns ``k * s // cell`` up to the next)
+    gives the most common colour other than the tile's ground (its most common colour)
+    where that covers :data:`INK_SHARE` of the block, else the block's most common colour.
+    Tiles no larger than ``cell`` are returned as they are."""
+    n, size = tiles.shape[0], tiles.shape[1]
+    if cell >= size:
+        return tiles
+    edges = np.arange(cell + 1) * size // cell
+    area = np.diff(edges)[:, None] * np.diff(edges)[None, :]
+    out: Pixels = np.empty((n, cell, cell, 3), dtype=np.uint8)
+    for k in range(n):
+        tile = tiles[k]
+        colors, inverse, counts = np.unique(
+            tile.reshape(-1, 3), axis=0, return_inverse=True, return_counts=True
+        )
+        which = inverse.reshape(size, size)
+        # per colour, its pixels in each block: a summed-area table read at the block edges
+        hot = (which[None] == np.arange(len(colors))[:, None, None]).astype(np.int32)
+        table = np.zeros((len(colors), size + 1, size + 1), dtype=np.int32)
+        table[:, 1:, 1:] = hot.cumsum(1).cumsum(2)
+        top, bottom = edges[:-1, None], edges[1:, None]
+        left, right = edges[None, :-1], edges[None, 1:]
+        sums = table[:, bottom, right] - table[:, top, right] - table[:, bottom, left]
+        sums += table[:, top, left]
+        ground = int(counts.argmax())
+        most = sums.argmax(0)
+        others = sums.copy()
+        others[ground] = -1
+        ink = others.argmax(0)
+        inked = others.max(0) >= INK_SHARE * area
+        out[k] = colors[np.where(inked, ink, most)]
+    return out
 
 
 def board_picture(grid: npt.NDArray[Any], tiles: Pixels, height: int, width: int) -> Pixels:
@@ -301,7 +346,12 @@ class Filmstrip:
         picture = self._pictures.get(key)
         if picture is None:
             if self._tile_pixels is None:
-                self._tile_pixels = np.asarray(self._tiles())[..., :3]
+                tiles = np.asarray(self._tiles())[..., :3]
+                rows, cols = grid.shape[0], grid.shape[1]
+                # at least the thumbnail's pixels per cell: no row or column of the shrunk
+                # tiles is skipped when the board is scaled to the thumbnail
+                cell = max(1, min(self.thumb[0] // rows, self.thumb[1] // cols))
+                self._tile_pixels = shrunk_tiles(tiles, cell)
             picture = board_picture(grid, self._tile_pixels, *self.thumb)
             if len(self._pictures) >= 4 * self.slots:  # only the boards of recent frames
                 self._pictures.clear()

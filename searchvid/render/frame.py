@@ -18,6 +18,8 @@ other region keeps its own cache and reports what it changed to the :class:`Fram
 whose union of changed rectangles goes to the encoder. All regions start on even pixels.
 With ``[video] filmstrip``, each board has a strip of boards under it, above the legend
 (:mod:`searchvid.render.filmstrip`: a frontier search's next boards, or a beam's level).
+With ``[video] window_gauge``, a board without a tree panel has the alpha-beta window gauge
+right under it (:mod:`searchvid.render.window`: minimax's window on the scale of values).
 
 :func:`~searchvid.render.fitting.fit_width` chooses the tile size (and, for narrow frames,
 the tree panel's size and the arrangement) that fits a frame into ``[video] width`` pixels.
@@ -46,8 +48,9 @@ from searchvid.render.placed import COLOR as PLACED
 from searchvid.render.placed import PlacedWatch, Step, bracket, bracket_width, changed_cells
 from searchvid.render.settings import VideoOptions
 from searchvid.render.undo import COLOR as UNDONE
-from searchvid.render.undo import Left, UndoWatch, line_width, undone_cells
+from searchvid.render.undo import Left, UndoWatch, line_width, marked_cells
 from searchvid.render.view import View
+from searchvid.render.window import WindowGauge, scale_words
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 from searchvid.usercode import method_location
@@ -242,6 +245,15 @@ class FramePainter:
         for film in self.films:
             if film is not None:
                 extra.extend(film.colors)
+        self.gauges = [
+            WindowGauge(c.board[0], self.layout.legend_font, scale_words(t.voice.narrator))
+            if c.gauge_height
+            else None
+            for t, c in zip(tracks, self.layout.columns, strict=True)
+        ]
+        for gauge in self.gauges[:1]:  # every gauge paints the same colours
+            if gauge is not None:
+                extra.extend(gauge.colors)
         if any(self.heats):  # the heat's tints of the tiles' grounds (a first, plain load)
             plain = TileAtlas(tracks[0].view.tileset, video.tile_size)
             extra.extend(HeatLayer.extra_colors(plain.tiles))
@@ -260,6 +272,7 @@ class FramePainter:
         self._strips: list[IndexStrip | None] = []
         self._panel_regions: list[RgbPanel | None] = []
         self._film_regions: list[RgbPanel | None] = []
+        self._gauge_regions: list[RgbPanel | None] = []
 
     @property
     def width(self) -> int:
@@ -307,6 +320,9 @@ class FramePainter:
         films = [f.text_height for f in self.films if f is not None]
         if films:
             heights["filmstrip"] = min(films)
+        gauges = [g.text_height for g in self.gauges if g is not None]
+        if gauges:
+            heights["gauge"] = min(gauges)
         return heights
 
     def _cell_labels(self, view: View, shape: tuple[int, int]) -> LabelLayer:
@@ -377,6 +393,11 @@ class FramePainter:
             self._film_regions.append(
                 RgbPanel(buffer, top=column.film_top, left=column.left)
                 if column.film_height
+                else None
+            )
+            self._gauge_regions.append(
+                RgbPanel(buffer, top=column.gauge_top, left=column.left)
+                if column.gauge_height
                 else None
             )
         self.buffer = buffer
@@ -454,9 +475,10 @@ class FramePainter:
         if heat is not None:
             heat.paint(board, before, redrawn)
         undo = self._undo[track]
-        left = undo.left_by(event) if undo is not None else None
+        # the closing card states the result: a step back there is not news to mark
+        left = undo.left_by(event) if undo is not None and card is not Card.CLOSING else None
         if left is not None:  # a step back: frame what it undid, on this frame only
-            cells = undone_cells(spec.view.grid(left.node), grid)
+            cells = marked_cells(spec.view, left, event, grid)
             board.outline(cells, UNDONE, width=line_width(self.video.tile_size))
             self._labels[track].covered(cells)
         placed = self._placed[track]
@@ -479,6 +501,9 @@ class FramePainter:
         film, film_region = self.films[track], self._film_regions[track]
         if film is not None and film_region is not None:
             film_region.show(film.pixels, film.draw(fields, event))
+        gauge, gauge_region = self.gauges[track], self._gauge_regions[track]
+        if gauge is not None and gauge_region is not None:
+            gauge_region.show(gauge.pixels, gauge.draw(fields, event))
         hud, strip = self.huds[track], self._strips[track]
         if hud is None or strip is None:
             return

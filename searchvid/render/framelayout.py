@@ -16,6 +16,7 @@ from searchvid.render.filmstrip import Filmstrip
 from searchvid.render.hud import Hud, StripContent
 from searchvid.render.settings import VideoOptions
 from searchvid.render.textink import MIN_TEXT
+from searchvid.render.window import WindowGauge
 
 MIN_PANEL = 400
 """Smallest side of a tree panel in pixels: a 3 x 3 board still gets a readable tree."""
@@ -37,11 +38,17 @@ class Column:
     legend_top: int
     strip_top: int
     film_height: int = 0  # the filmstrip's, between the block and the legend (0: none)
+    gauge_height: int = 0  # the window gauge's, between the block and the filmstrip (0: none)
 
     @property
     def film_top(self) -> int:
         """The first row of the filmstrip under the board."""
         return self.legend_top - self.film_height
+
+    @property
+    def gauge_top(self) -> int:
+        """The first row of the alpha-beta window gauge under the board."""
+        return self.film_top - self.gauge_height
 
 
 @dataclass(frozen=True)
@@ -127,10 +134,12 @@ class FrameLayout:
         for (board, panel), width, height in zip(blocks, widths, heights, strict=True):
             block = height if self.stacked else self.block_height
             film = self.film_height(board, video)
-            legend_top = top + block + film
+            # the window gauge stands in for a tree panel's window: only without one
+            gauge = self.gauge_height(board) if video.window_gauge and panel is None else 0
+            legend_top = top + block + gauge + film
             strip_top = legend_top + column_legend
             columns.append(
-                Column(left, top, board, panel, width, height, legend_top, strip_top, film)
+                Column(left, top, board, panel, width, height, legend_top, strip_top, film, gauge)
             )
             if self.stacked:
                 top = strip_top + self.strip_height + self.gap
@@ -157,6 +166,11 @@ class FrameLayout:
         if not video.filmstrip:
             return 0
         return Filmstrip.measure(board[0], board, video.filmstrip, font_size=self.legend_font)
+
+    def gauge_height(self, board: tuple[int, int]) -> int:
+        """Rows of the alpha-beta window gauge under a board of ``board`` (width, height)
+        px."""
+        return WindowGauge.measure(board[0], self.legend_font)
 
     def hud(self, width: int, video: VideoOptions) -> Hud:
         """A status strip for a column ``width`` wide in this frame."""

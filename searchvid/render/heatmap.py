@@ -5,17 +5,23 @@ iteration from the root to the ``MOVE`` that commits a move), each child of the 
 the board cells its move occupies, more strongly the larger its share of the root's
 visits, and writes its visit count there on a badge (text at least 12 px tall, so cells
 of about 24 px or more, as a 720-px frame still has; a count too wide for its cell
-shrinks to ``1.2k``); a cell several moves occupy sums their visits. The most visited
-child is outlined in the sky blue of the tree panel's principal variation; where several
-children share the most visits (early in a decision most have one each), the one of them
-the search expanded first is outlined and the legend says "one, if tied": the outline is
-there on every frame with heat. After the ``MOVE`` the heat clears. Everything is read from the
-events (``EXPAND``, ``SELECT``, ``BACKUP``, ``MOVE``), so it works for any domain.
+shrinks to ``1.2k``); a cell several moves occupy sums their visits.
 
-**Only over the root's position.** The counts are of the root's moves, so they are drawn
-only on frames whose board shows the root's position (the grids are equal); a frame about
-a deeper node shows that node's board as it is, without heat: there a count would sit on a
-cell another move fills, and the strip describes that node.
+**The decision just made.** The ``MOVE`` frame that commits a move shows the whole
+decision: every move's visits as the search left them, on the board after the move, and
+the move played outlined in the sky blue of the tree panel's principal variation (the
+legend: "the move played"). Only the played move is outlined, on that frame alone: while
+the search still thinks no move is played, and the most visited move so far is often one
+of a tie. With ``frames = "moves"`` every frame that plays a move has heat; a roll of the
+dice (``ROLL``) decides nothing and has none. Everything is read from the events
+(``EXPAND``, ``SELECT``, ``BACKUP``, ``MOVE``), so it works for any domain.
+
+**Only over the decision's position.** The counts are of the root's moves, so they are
+drawn only on frames whose board shows the root's position (the grids are equal), or, on
+the ``MOVE`` frame, the position the played move made (the other moves' cells are as they
+were, the played move's cell holds its tile); a frame about a deeper node shows that node's
+board as it is, without heat: there a count would sit on a cell another move fills, and the
+strip describes that node.
 
 **Which cells a move occupies.** By default, the cells whose tile id differs between the
 root's grid and the child's. A view may say better with a ``move_cells(node, child)``
@@ -70,12 +76,12 @@ LEVELS = 4
 ALPHA = 0.2
 """How far each level blends the ground toward :data:`TINT`."""
 
-HEAT_MARK = Mark("searchvid:heat", "visits of the moves on a cell, summed")
-"""The legend's entry for the tint (a swatch at the top level)."""
+HEAT_MARK = Mark("searchvid:heat", "visits of this decision's moves")
+"""The legend's entry for the tint (a swatch at the top level); a cell several moves
+occupy sums their visits."""
 
-PV_MARK = Mark("searchvid:heat-pv", "most visited move (one, if tied)")
-"""The legend's entry for the outline: one move, the first expanded where several share the
-most visits (early in a decision most moves have one visit each)."""
+PV_MARK = Mark("searchvid:heat-pv", "the move played")
+"""The legend's entry for the outline, drawn on the frame that commits a move."""
 
 MARKS = (HEAT_MARK, PV_MARK)
 """The legend entries a heat map adds, when it is on."""
@@ -92,9 +98,10 @@ INK: RGB = HUD_COLORS[2]
 
 def heat_marks(video: VideoOptions, heat: bool) -> tuple[Mark, ...]:
     """The legend entries of a heat map on boards that may show one (``heat``) under
-    ``video``: none when ``heatmap`` is off, or when only MOVE frames are drawn (the heat,
-    shown while the search thinks, would never be on screen)."""
-    if not heat or video.heatmap == "off" or video.frames == "moves":
+    ``video``: none when ``heatmap`` is off, or when the frames are only the leaves or the
+    improvements (no frame then shows the root's position or commits a move, the only
+    frames with heat)."""
+    if not heat or video.heatmap == "off" or video.frames in ("leaves", "improvements"):
         return ()
     return MARKS
 
@@ -111,8 +118,8 @@ class CellHeat:
     Attributes:
         visits: Visits of the moves occupying the cell.
         level: Tint level, 1 to :data:`LEVELS`.
-        best: Whether the most visited move (the first expanded of a tie) occupies it
-            (outlined).
+        best: Whether the move just played occupies it (outlined, on the frame that
+            commits it).
     """
 
     visits: int
@@ -137,6 +144,7 @@ class HeatTracker:
         self._root_node: Any = None
         self._thinking = False
         self._cells: dict[int, tuple[int, ...]] = {}
+        self._decided: dict[int, CellHeat] = {}
 
     @property
     def root_node(self) -> Any:
@@ -158,7 +166,10 @@ class HeatTracker:
             self._parent[i] = event.parent
             if event.parent is not None:
                 self._kids.setdefault(event.parent, []).append((i, event.node))
+        self._decided = {}
         played = kind is EventKind.MOVE or kind is EventKind.ROLL
+        if kind is EventKind.MOVE and self._root is not None:
+            self._decided = self._counts(played=i)
         if played or (self._root is None and event.parent is None):
             self._reroot(i, event.node)
         elif kind is EventKind.SELECT:  # an iteration from the root: thinking
@@ -182,14 +193,21 @@ class HeatTracker:
             g = parent.get(g)
 
     def heat(self) -> dict[int, CellHeat]:
-        """Each heated cell (flat index) and what it shows; empty when not thinking."""
+        """Each heated cell (flat index) and what it shows: on the frame of a ``MOVE``, the
+        decision it ends, the played move outlined; while thinking, the visits so far;
+        else empty."""
+        if self._decided:
+            return self._decided
         if not self._thinking or self._root is None:
             return {}
+        return self._counts(played=None)
+
+    def _counts(self, played: int | None) -> dict[int, CellHeat]:
+        """The root's children's visits by cell, the child ``played`` outlined."""
         counts: dict[int, int] = {}
-        best: list[int] = []
-        top = 0
+        marked: set[int] = set()
         total = 0
-        for i, node in self._kids.get(self._root, ()):
+        for i, node in self._kids.get(self._root, ()) if self._root is not None else ():
             n = self._visits.get(i, 0)
             if not n:
                 continue
@@ -199,9 +217,8 @@ class HeatTracker:
                 cells = self._cells[i] = self._cells_of(self._root_node, node)
             for cell in cells:
                 counts[cell] = counts.get(cell, 0) + n
-            if n > top:  # strictly more: on a tie the first expanded keeps the outline
-                top, best = n, list(cells)
-        marked = set(best)
+            if i == played:
+                marked.update(cells)
         return {
             cell: CellHeat(n, max(1, math.ceil(LEVELS * n / total)), cell in marked)
             for cell, n in counts.items()

@@ -13,6 +13,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from searchvid.render.fieldwords import (
+    FOUND_AT,
+    SEARCH_COUNTERS,
+    kept_visits,
+)
 from searchvid.render.filmstrip import REPLAY_NOTE
 from searchvid.render.hud import HudText
 from searchvid.search.events import Event, EventKind
@@ -172,9 +177,14 @@ class Narration:
         # the positions a plan decides from: the latest committed (or the start) and the one
         # before it, whose player to move chose the move on screen (see _whose)
         self._deciding: tuple[Any, Any] = (None, None)
+        # the step of the latest event that is no MOVE: where the search stood when a found
+        # solution's replay began (None: no such event yet)
+        self._search_step: int | None = None
 
     def observe(self, event: Event) -> None:
         """Remember the event's tree node (every event, in order)."""
+        if event.kind is not EventKind.MOVE:
+            self._search_step = event.step
         if event.kind is EventKind.MOVE:
             self._played.append((event.node, -1 if event.id is None else event.id, event.depth))
             del self._played[:-REPLAY_BOARDS]
@@ -210,15 +220,21 @@ class Narration:
         """
         voice = self.voice
         node = event.node
-        shown: list[Field] = [Field("step", event.step)] if voice.steps else []
+        step = event.step
+        if event.kind is EventKind.MOVE and voice.move_phase == "solution":
+            # a found solution replayed is no search step: the count stays where the search
+            # ended ("step 13,516" under "the search is over", not rising move by move)
+            step = self._search_step if self._search_step is not None else step
+        shown: list[Field] = [Field("step", step)] if voice.steps else []
         shown.append(Field("depth", event.depth))
         if event.kind is EventKind.MOVE and voice.move_phase == "solution" and ending is None:
             # the search is over: its counters would not describe the board shown (the
             # closing card keeps them, as what the search cost)
             fields = [f for f in fields if f.name not in SEARCH_COUNTERS]
         shown.extend(self._worded(f) for f in self._whose(event, kept_visits(fields, voice.notes)))
-        if voice.narrator is not None:
-            shown.extend(voice.narrator.status(node))
+        domain = list(voice.narrator.status(node)) if voice.narrator is not None else []
+        shown.extend(domain)
+        phase = self._phase(event, ending)
         if voice.values:
             value = voice.score(node) if voice.score is not None else event.value
             words = self._value_function_words(voice.value_name)
@@ -230,24 +246,46 @@ class Narration:
                 name = f"expected {name}"
             if any(f.name == name for f in shown):  # the domain's own "score 52" is not 0.575
                 name = f"{name} value"
-            shown.append(_value_field(name, self._value_words(value, node if own else None)))
-            # an algorithm's own named best ("best playout", "best move so far") is left off
+            end = self._end_words(node)
+            said = self._value_words(value, node if own else None)
+            if own and end is not None and isinstance(said, str):
+                # a finished position's own value is its result: whose it is, or a reader
+                # takes "outcome: X wins" at move 2 for the game's
+                name = "this playout" if _playout_end(event) else "this position"
+            if isinstance(said, str):
+                # the domain's "draw" beside "value: draw" says it twice, once unnamed
+                shown = [f for f in shown if f not in domain or f.text() != said]
+            if not (own and end is not None and phase == end):  # the phase states it
+                shown.append(_value_field(name, said))
+            # an algorithm's own named best ("best playout", "best value so far") is left off
             # a played move's frame where it would say nothing true: on the line's last
             # frame, which states the game's result ("best playout: X wins" under "game
             # over: draw" would contradict it), and where the search reported none
-            # ("best move so far -" on every frame of expectimax, whose frames are its moves)
+            # ("best value so far -" on every frame of expectimax, whose frames are its moves)
             named = voice.best_name != "best" and event.kind in _PLAYED
-            if not (named and (ending is not None or best is None)):
-                shown.append(_value_field(voice.best_name, self._value_words(best)))
+            best_said = self._value_words(best)
+            # the last frame's phase that already states the best ("all 12 exits joined
+            # with 23 tiles"): "best: all 12 exits joined" beside it says it once more
+            stated = ending is not None and isinstance(best_said, str) and best_said in phase
+            if not (named and (ending is not None or best is None)) and not stated:
+                shown.append(_value_field(voice.best_name, best_said))
         caption = self._caption(event, best, improving) if voice.captions else None
-        return HudText(voice.title, self._phase(event, ending), tuple(shown), caption)
+        return HudText(voice.title, phase, tuple(shown), caption)
+
+    def _end_words(self, node: Any) -> str | None:
+        """The domain's words for the end ``node`` is (``game over: draw``), None before
+        the end or without a narrator."""
+        narrator = self.voice.narrator
+        return narrator.describe_end(node) or None if narrator is not None else None
 
     def _whose(self, event: Event, fields: Sequence[Field]) -> Sequence[Field]:
-        """``fields`` with a two-player search's ``win rate`` named for the player it is
-        of, in the domain's words (``player 1's win rate 1%``, ``X's win rate 60%``): the
-        rate is that of the player who chooses the move it rates, the one to move where the
-        move is made (on a committed move's frame, the position before it), who need not be
-        the player the domain names to move on screen."""
+        """``fields`` with a two-player search's ``win rate`` given as the first player's
+        (player 0, who moves first), named in the domain's words (``player 0's win rate
+        14%``, ``X's win rate 60%``) on every frame: the search rates a move for the player
+        who chooses it, the one to move where the move is made (on a committed move's frame,
+        the position before it), so where that is player 1 the rate is turned to player 0's
+        (``1 - r``, as MCTS counts player 1's reward); one player's rate throughout does not
+        swap sides from move to move."""
         narrator = self.voice.narrator
         if narrator is None or not any(f.name == "win rate" for f in fields):
             return fields
@@ -256,11 +294,25 @@ class Narration:
         mover = getattr(chooser, "to_move", None)
         if event.kind.value == "roll" or mover not in (0, 1):
             return fields
-        words = narrator.describe_value(1.0 if mover == 0 else 0.0)
+        words = narrator.describe_value(1.0)
         if not words or not words.endswith(" wins"):
             return fields
         name = f"{words.removesuffix(' wins')}'s win rate"
-        return [replace(f, name=name) if f.name == "win rate" else f for f in fields]
+        half = narrator.describe_value(0.5)
+        # the mean reward counts a draw as half a win: "win rate 50%" after draws only
+        # reads as false unless the strip says how a draw counts
+        note = f"({half} = half)" if half and not half.endswith(" wins") else ""
+        return [
+            replace(
+                f,
+                name=name,
+                value=_first_players(f.value, mover),
+                unit=note if f.value is not None else f.unit,
+            )
+            if f.name == "win rate"
+            else f
+            for f in fields
+        ]
 
     def film_view(self, event: Event, view: FrontierView | None) -> FrontierView | None:
         """The filmstrip's view of the frame showing ``event``: the algorithm's ``view``
@@ -351,7 +403,10 @@ class Narration:
             counter = _counter(fields.last) if _counter(fields) is not None else None
             kept = [field for field in fields.last if field is not counter]
             text = self.text(event, best, False, kept, ending)
-            text = HudText(text.title, self._best_phase(event, best, fields, ending), text.fields)
+            # the step is the best board's, earlier than the last frame's: say so, or the
+            # count reads as going back ("step 28,018" then "step 1,348")
+            found = tuple(replace(f, name=FOUND_AT) if f.name == "step" else f for f in text.fields)
+            text = HudText(text.title, self._best_phase(event, best, fields, ending), found)
         else:
             text = self.text(event, best, False, fields, ending)
         compared = tuple(self.voice.compare()) if self.voice.compare is not None else ()
@@ -495,59 +550,6 @@ def _playout_end(event: Event) -> bool:
     return event.kind is EventKind.LEAF and event.id is None and event.parent is not None
 
 
-SEARCH_COUNTERS = frozenset({"frontier", "level", "kept"})
-"""Fields of a frontier search's progress (``frontier 124``, beam's ``level 23`` and ``kept
-6/6``): on the frames of a found solution played out they would describe where the search
-ended, not the board shown, so those frames leave them out."""
-
-LEADER = "most visited move"
-"""What the strip calls an iteration block's ``visits``: they are the leading move's (a
-board's heat map writes a cell's sum over its moves, which would else read as the same
-count)."""
-
-KEPT_VISITS = "(some from earlier moves)"
-"""Said after the most visited move's visits when they outnumber the iterations run for the
-current move: a field of its own, so a narrow strip wraps it instead of cutting it."""
-
-
-def kept_visits(fields: Sequence[Field], notes: bool = True) -> Sequence[Field]:
-    """``fields``, with an iteration block's ``visits`` named for the move they count and
-    explained where they outnumber the iterations run so far for the current move:
-    ``most visited move 491 visits``, then ``(some from earlier moves)``.
-
-    A search that thinks in iterations (``iterations 120/300``, ``iteration 121/300``:
-    MCTS) shows the ``visits`` of its leading move, the one with the most visits at the
-    block's root; a heat map beside it sums the visits of all moves on a cell, so the
-    strip names whose count it is. A search that keeps its tree after committing a move
-    (MCTS in plan mode) starts the next move with the visits the kept subtree already had,
-    so 491 visits can stand beside ``iterations 300/300``; each iteration adds at most one
-    visit to a node, so visits above the iterations counted (``iterations 300``, or
-    ``iteration 121`` with 120 done) can only come from earlier moves' iterations. Fields
-    of other searches (no iteration count out of a total) and other fields are unchanged.
-    Without ``notes`` (a race's narrow column) the explanation is left out.
-    """
-    done: int | None = None
-    for field in fields:
-        if isinstance(field.value, int) and field.of is not None:
-            if field.name == "iterations":
-                done = field.value
-            elif field.name == "iteration":
-                done = field.value - 1  # the one under way has not backed up yet
-    if done is None:
-        return fields
-    shown: list[Field] = []
-    for field in fields:
-        value = field.value
-        if field.name != "visits" or field.unit or not isinstance(value, int | None):
-            shown.append(field)
-            continue
-        unit = "visit" if value == 1 else "visits"
-        shown.append(Field(LEADER, value, unit=unit if value is not None else ""))
-        if notes and value is not None and value > done:
-            shown.append(Field("", KEPT_VISITS))
-    return tuple(shown)
-
-
 REPLAY_BOARDS = 16
 """The boards of a played-out solution a filmstrip can show at most: its latest moves."""
 
@@ -563,6 +565,14 @@ def _counter(fields: Sequence[Field]) -> Field | None:
         if whole and field.name and not (field.prefix or field.unit or field.percent):
             return field
     return None
+
+
+def _first_players(rate: float | int | str | None, mover: int) -> float | int | str | None:
+    """A win rate ``rate`` of player ``mover`` as the first player's (``1 - rate`` for
+    player 1; no number stays none)."""
+    if mover == 0 or not isinstance(rate, int | float):
+        return rate
+    return 1 - rate
 
 
 def _value_field(name: str, value: float | str | None) -> Field:

@@ -129,12 +129,20 @@ class VideoOptions:
         "(depth-first searches, minimax), outline the cells the step undid and ring the "
         'tree node it left, in violet, for that frame only; the legends name it "undone".',
     )
+    window_gauge: bool = option(
+        False,
+        doc="Minimax with alpha-beta, without a tree panel: under the board, a scale from "
+        "the lowest value to the highest in the game's words (O wins, draw, X wins) with "
+        "the alpha-beta window of the frame's node as a band, its value as a notch and "
+        '"cut-off" where the window closes. Only for minimax with alpha_beta.',
+    )
     heatmap: Literal["visits", "off"] = option(
         "visits",
-        doc="MCTS: while the search thinks about a move, tint the board cells of each of the "
-        "root's moves by its share of the root's visits, write its visit count there and "
-        "outline the most visited move in the tree panel's sky blue (visits); off: no heat "
-        "map. Other algorithms, and views whose moves have no board position, have none.",
+        doc="MCTS: tint the board cells of each of the root's moves by its share of the "
+        "root's visits and write the visits there (summed per cell), on frames whose board "
+        "is the root position and, for the decision just made, on the frame that plays a "
+        "move, with the move played outlined in the tree panel's sky blue (visits); off: no "
+        "heat map. Other algorithms, and views whose moves have no board position, have none.",
     )
     tree: bool = option(
         False,

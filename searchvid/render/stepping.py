@@ -19,6 +19,7 @@ from searchvid.render.cards import (
     opening_hold,
     race_fields,
     race_places,
+    solo_work,
     strip_text,
     work_field,
 )
@@ -234,12 +235,16 @@ class Run:
         """In a race, the work done by each column's current frame (None: no frame)."""
         self.ahead: list[int | None] = [None] * len(jobs)
         """In a race, the work done by each column's next frame (None: none to come)."""
+        self._kinds: list[frozenset[EventKind]] = []  # per column: what counts as work
+        self._done = [0] * len(jobs)  # per column: the work its events observed so far did
 
     def frames(self) -> Iterator[list[Shown]]:
         """For each video frame, what every column shows (events observed on the way)."""
         # a source whose first pass a tree panel recorded is replayed, not searched again
         opened = self._opened = [open_source(s) for s in self._sources]
         self._status = [status_reader(stream) for stream in opened]
+        self._kinds = [work_of(stream)[0] for stream in opened]
+        self.units = [work_of(stream)[1] for stream in opened]
         streams = [
             _naming(frames_with_best(stream, self._video), i, len(opened))
             for i, stream in enumerate(opened)
@@ -274,6 +279,8 @@ class Run:
 
     def _observe(self, track: int, event: Event) -> None:
         self.events += 1
+        if event.kind in self._kinds[track]:
+            self._done[track] += 1
         if event.kind is _IMPROVE:
             self._bests.improve(track, event)
         if self._painter is not None:
@@ -372,7 +379,7 @@ class Run:
         stamps: list[tuple[Field, ...]] = [()] * len(shown)
         if len(shown) > 1:
             if card is Card.CLOSING:  # the place comes first on the card; then the cost
-                places, winners = race_places(shown, self.costs, self._titles)
+                places, winners = race_places(shown, self.costs, self._titles, self.units)
                 painter.crown(winners)
                 stamps = [
                     (work_field(cost, unit),) if cost is not None else ()
@@ -390,6 +397,8 @@ class Run:
                 fields = status(event) if status is not None else ()
                 if card is Card.CLOSING:  # the search's best, where it ended elsewhere
                     event, best, fields = self._bests.closing(i, item, fields)
+                    if len(shown) == 1:  # what the search cost, in its own unit
+                        stamps[i] = (*stamps[i], *solo_work(self._done[i], self.units[i], fields))
                 if stamps[i]:  # before the algorithm's own fields
                     fields = _stamped(stamps[i], fields)
                 fields = _with_replay(painter, i, event, fields)

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from searchvid.render.canvas import Rect
-from searchvid.render.textink import TextInk
+from searchvid.render.textink import TextInk, ellipsized
 from searchvid.render.treelayout import (
     ITEM_AGGREGATE,
     ITEM_NODE,
@@ -60,6 +60,32 @@ from searchvid.render.treestate import DROPPED_STATE, LEAF_STATE, OPEN_FRONTIER,
 
 Look = tuple[Any, ...]
 """Everything that decides the pixels of an item's slot."""
+
+
+def distinct_cut(text: str, above: str, width: int, measure: Callable[[str], int]) -> str:
+    """``text`` cut to ``width`` px (as ``measure`` sizes text) keeping where it differs
+    from ``above`` (its parent's label): the longest tail, from before the first
+    difference, that fits after a leading "…" (``"…XOO/X.."`` under ``"XOX/XOO/...."``);
+    where even the part from the first difference on is too wide, that part cut at its
+    end too (``"…XO…"``). A label sharing no start with ``above``, or all of it, is cut at
+    its end as usual (``"XOX/XOO/…"``)."""
+    same = 0
+    for a, b in zip(text, above, strict=False):
+        if a != b:
+            break
+        same += 1
+    if same == 0 or same >= len(text):
+        return ellipsized(text, width, measure)
+    low, high = 1, same  # the earliest start whose tail fits: measure shrinks as it moves on
+    if measure("…" + text[high:]) > width:
+        return ellipsized("…" + text[same:], width, measure)
+    while low < high:
+        middle = (low + high) // 2
+        if measure("…" + text[middle:]) <= width:
+            high = middle
+        else:
+            low = middle + 1
+    return "…" + text[low:]
 
 
 class TreeItems(TreeState):
@@ -249,7 +275,22 @@ class TreeItems(TreeState):
         return (shape, height, width, fill, outline, note, TEXT_I, state)
 
     def _name(self, v: int) -> str:
-        """The label written under node item ``v`` ("" when names are off or unknown)."""
+        """The label written under node item ``v`` ("" when names are off or unknown); one
+        too wide for its column keeps the part that differs from its parent's label
+        (:func:`distinct_cut`), so that siblings, which share their parent's start, still
+        read apart."""
+        name = self._full_name(v)
+        up = self._parent[v]
+        if not name or up < 0:
+            return name
+        slot = self._slot[v]
+        room = slot.right - slot.left - 4  # as _paint_under cuts it
+        if self._text.width(name) <= room:
+            return name
+        return distinct_cut(name, self._full_name(up), room, self._text.width)
+
+    def _full_name(self, v: int) -> str:
+        """The whole label of node item ``v`` ("" when names are off or unknown)."""
         if not self._names or self._label is None:
             return ""
         g = self._gid[v]

@@ -14,7 +14,9 @@ Two things it works out for MCTS layouts (``spotlight``, see
   path (from the aggregate's row down) is lent the aggregate's slot and the spot items
   under it: the current node and every node above it are always drawn.
 - **The principal variation**, as of the last event: from the root, repeatedly the child
-  with the most visits so far (ties: the leftmost, so a drawn child before a hidden one).
+  with the most visits so far (ties: a played one, the move the search committed by its own
+  tie rule, so the "most visits" mark never sits beside the played mark on a child with as
+  many visits; else the leftmost, so a drawn child before a hidden one).
   It runs through drawn nodes and ends at a node with no visited child, or at the aggregate
   holding the next node. Each item knows whether it is on it (``_pv_state``) and which of
   its children it continues to (``_pv_child``).
@@ -138,13 +140,13 @@ class TreeState:
                     if self.decision == len(self.layouts) - 1 and self._label is not None:
                         # The last move: no decision follows, so the header names the
                         # position it leaves on the board rather than the one before it.
-                        self._root_name = self._label(event.node)
+                        self._root_name = f"after it: {self._label(event.node)}"
             elif self._pending >= 0 and kind is not _K.IMPROVE:
                 self._next_decision()
             if self._root < 0 and i is not None and i >= 0 and event.parent is None:
                 self._root = i
-                if self._label is not None:
-                    self._root_name = self._label(event.node)
+                if self._label is not None:  # whose it is: the board may show a deeper node
+                    self._root_name = f"before it: {self._label(event.node)}"
         if i is None:
             if kind in CURRENT_KINDS and event.parent is not None:  # a playout state
                 p = event.parent
@@ -182,6 +184,7 @@ class TreeState:
                 self._stop_node = i
             if not self._played[i]:
                 self._played[i] = 1
+                self._pv_stale = True  # a played child leads a tie for the most visits
                 self._dirty.add(v)
                 p = self._parent[v]
                 if p >= 0:  # the heavy edge down to it
@@ -278,7 +281,7 @@ class TreeState:
         k = self.decision + 1
         if k < len(self.layouts):  # the first pass counted the same starts
             if self._label is not None:
-                self._root_name = self._label(self._pending_node)
+                self._root_name = f"before it: {self._label(self._pending_node)}"
             if self.layouts[k].census.forced:
                 # No choice to show: the last decision's tree stays, and the forced search
                 # shows in it. Its visits count up to the kept tree's root, not only to the
@@ -387,7 +390,7 @@ class TreeState:
         layout = self.layout
         if not layout.items or not self._mcts or not self._shown[0]:
             return []
-        members, visits = self._members, self._node_visits
+        members, visits, played = self._members, self._node_visits, self._played
         kind, gid, rep = self._item_kind, self._gid, layout.rep
         order, start = self._kid_order, self._kid_start
         pv = [0]
@@ -395,17 +398,17 @@ class TreeState:
         while kind[v] == ITEM_NODE:
             local = bisect_left(members, gid[v])
             position = {c: k for k, c in enumerate(layout.children[v])}
-            best: tuple[int, int] | None = None
+            best: tuple[int, int, int] | None = None
             for u in order[start[local] : start[local + 1]]:
                 n = visits[members[u]]
                 item = rep[u]
                 if n and item in position:
-                    key = (-n, position[item])
+                    key = (-n, -played[members[u]], position[item])
                     if best is None or key < best:
                         best = key
             if best is None:
                 break
-            v = layout.children[v][best[1]]
+            v = layout.children[v][best[2]]
             pv.append(v)
         return pv if len(pv) > 1 else []
 

@@ -12,6 +12,15 @@ The node left is the node of the last event before the ``BACKTRACK`` that showed
 (``ENTER``, ``LEAF``, an earlier ``BACKTRACK``...): the step undoes exactly the difference
 between the two. It is known from the events alone, so a preview of one frame, which
 observes every event but draws only that frame, marks the same cells as the whole render.
+
+Where the view has a ``move_cells`` hook (the cells a move occupies), the outline keeps to
+what the step really undid: after one move undone, only that move's cells (not those whose
+tile changed only by a highlight: a winning line that no longer is, the "last move" mark
+passing back to the node returned to); after a longer step back, never the cells of the
+move that made the node returned to, which that frame shows as its last move: one cell is
+never both "last move" and "undone". That move is known from the events too: the watch
+remembers the latest state shown at each depth, so the node returned to's tree parent is
+the one remembered one level up (when its id matches).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import numpy.typing as npt
 from searchvid.render.atlas import RGB
 from searchvid.render.canvas import cell_bands
 from searchvid.render.palette import UNDONE
+from searchvid.render.placed import changed_cells
 from searchvid.search.events import Event, EventKind
 
 COLOR: RGB = UNDONE
@@ -55,10 +65,41 @@ def undone_cells(left: npt.NDArray[np.integer], returned: npt.NDArray[np.integer
 
 
 class Left(NamedTuple):
-    """The node a ``BACKTRACK`` event left: its state and its search-tree id (or None)."""
+    """The node a ``BACKTRACK`` event left: its state and its search-tree id (or None), the
+    tree parent of the node it returned to (None: not known, or the root) and the tree id
+    of its own parent."""
 
     node: Any
     id: int | None
+    above: Any = None
+    up: int | None = None
+    """The search-tree id of the node left's parent (None: not known)."""
+
+
+def marked_cells(view: Any, left: Left, event: Event, grid: npt.NDArray[np.integer]) -> list[int]:
+    """The cells the step back ``event`` (whose node's tiles are ``grid``) outlines, from
+    ``left``, ascending: the cells whose tile differs between the two nodes
+    (:func:`undone_cells`), narrowed where the view's ``move_cells`` hook can say more.
+
+    Where the node left is a child of the node returned to, only the cells of the move
+    between them (the hook's) are undone: a cell whose tile differs only by a highlight (a
+    winning line that no longer is, the last move's mark) is not. Otherwise the cells of
+    the move that made the node returned to from its parent (``left.above``, when known)
+    are left out: that is the frame's last move, not something undone. A view without the
+    hook keeps every differing cell (tile ids alone cannot tell a move from a highlight)."""
+    cells = undone_cells(np.asarray(view.grid(left.node)), grid)
+    hook = getattr(view, "move_cells", None)
+    if not cells or not callable(hook) or np.shape(view.grid(left.node)) != np.shape(grid):
+        return cells
+    if left.up is not None and left.up == event.id:  # one move undone: the hook's cells
+        cols = int(np.shape(grid)[1])
+        moved = {int(r) * cols + int(c) for r, c in hook(event.node, left.node)}
+        return [k for k in cells if k in moved]
+    if left.above is None:
+        return cells
+    above = left.above
+    made = set(changed_cells(view, above, event.node, np.asarray(view.grid(above)), grid))
+    return [k for k in cells if k not in made]
 
 
 class UndoWatch:
@@ -72,16 +113,26 @@ class UndoWatch:
         self._last: Event | None = None  # the latest event that showed a state
         self._step: int | None = None  # the step of the latest BACKTRACK
         self._left: Left | None = None
+        # the latest state shown at each depth, as (tree id, node): the parent of the node
+        # a step back returns to is the one a level up (one node per depth: bounded memory)
+        self._path: list[tuple[int | None, Any]] = []
 
     def observe(self, event: Event) -> None:
         """Take the next event of the stream (every event, in order)."""
         kind = event.kind
         if not kind.shows_state:
             return
+        depth, path = event.depth, self._path
         if kind is _BACKTRACK:
             last = self._last
+            above = path[depth - 1] if 0 < depth <= len(path) else None
+            parent = above[1] if above is not None and above[0] == event.parent else None
             self._step = event.step
-            self._left = Left(last.node, last.id) if last is not None else None
+            self._left = Left(last.node, last.id, parent, last.parent) if last is not None else None
+        del path[depth:]
+        if len(path) < depth:  # a jump down past depths never shown: no parent known there
+            path.extend([(None, None)] * (depth - len(path)))
+        path.append((event.id, event.node))
         self._last = event
 
     def remember(self, event: Event, left: Left) -> None:

@@ -21,6 +21,7 @@ from searchvid.domains.tree.view import (
     BORDER,
     BOX,
     FILL,
+    FOUND,
     HIGHLIGHT,
     LINE,
     TEXT,
@@ -188,7 +189,7 @@ def tree_view() -> TreeView:
 def tree_view_palette() -> set[RGB]:
     fills = set(FILL.values())
     text = {TEXT} | {c for fill in fills for c in blends(TEXT, fill)}
-    return {PAPER, LINE, HIGHLIGHT, BORDER} | fills | text
+    return {PAPER, LINE, HIGHLIGHT, BORDER, FOUND} | fills | text
 
 
 @pytest.mark.parametrize("size", [48, 64, 100])

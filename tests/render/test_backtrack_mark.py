@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from render_fakes import tileset
 
 from searchvid import SceneError, load_scene, scene_from_dict
+from searchvid.domains.tictactoe.art import TILE_NAMES
 from searchvid.render.atlas import TileAtlas
 from searchvid.render.canvas import FrameBuffer, PixelFormat
 from searchvid.render.indexstrip import Canvas
@@ -26,6 +27,7 @@ from searchvid.scene import Scene
 from searchvid.search.events import EventKind
 
 Frames = list[npt.NDArray[np.uint8]]
+EMPTY = TILE_NAMES.index("empty")
 
 
 def frames(scene: Scene, jobs: Sequence[RenderJob]) -> Frames:
@@ -105,7 +107,7 @@ def test_a_backtrack_frame_outlines_exactly_the_cells_it_undid(
     assert backs == [3, 6, 8, 9, 12, 13, 14]
     tile = tree.video.tile_size
     assert tile == 64  # outlines 2 px wide
-    for i in backs:
+    for i in backs[:-1]:  # the last is the closing card's, which marks nothing undone
         want = expected_outline(
             board_of(tree, plain[i - 1]), board_of(tree, plain[i]), tile, width=2
         )
@@ -118,13 +120,17 @@ def test_the_next_frame_has_no_trace_and_enter_frames_have_none(
     shown = kinds(tree)
     for i, kind in enumerate(shown):
         board = board_of(tree, marked[i])
-        if kind is EventKind.BACKTRACK:
+        if kind is EventKind.BACKTRACK and i < len(shown) - 1:
             assert has_undone(board), f"frame {i}"
             continue
         assert not has_undone(board), f"frame {i} ({kind.value})"
         assert np.array_equal(board, board_of(tree, plain[i])), f"frame {i}"
     assert shown[3] is EventKind.BACKTRACK
     assert shown[4] is EventKind.ENTER
+    # the closing card (a step back to the root) states the result: no undone mark on it,
+    # and its board is the unmarked one, pixel for pixel
+    assert shown[-1] is EventKind.BACKTRACK
+    assert has_undone(board_of(tree, marked[-2]))
 
 
 def test_each_frame_equals_a_fresh_drawing_of_it(tree: Scene, marked: Frames) -> None:
@@ -334,3 +340,52 @@ def test_undo_mark_false_leaves_the_mark_and_its_legend_out() -> None:
         assert not has_undone(frame)
     with pytest.raises(SceneError, match="undo_mark"):
         scene_from_dict({**table, "video": {"undo_mark": "yes"}}, name="t")
+
+
+# -- the mark outlines what the step undid, never the frame's last move --------------------
+
+
+def cells_with_undone(board: npt.NDArray[np.uint8], shape: tuple[int, int], tile: int) -> set[int]:
+    """Flat indices of the cells holding any pixel of the "undone" colour."""
+    rows, cols = shape
+    return {
+        r * cols + c
+        for r in range(rows)
+        for c in range(cols)
+        if has_undone(board[r * tile : (r + 1) * tile, c * tile : (c + 1) * tile])
+    }
+
+
+def test_a_step_back_to_a_last_move_outlines_only_the_cells_it_emptied() -> None:
+    # Minimax returns from a child (its own move highlighted as "last move", or a winning
+    # line) to the node whose last move is highlighted in turn: the cells whose tile
+    # changed only by a highlight are not undone, only the emptied one is (issue 20 item 6)
+    scene = scene_from_dict(
+        {
+            "title": "t",
+            "domain": {"name": "tictactoe", "position": "XOX/.O./OX."},
+            "search": {"algorithm": "minimax"},
+            "video": {"tile_size": 40},
+        },
+        name="t",
+    )
+    view, tile = scene.view(), 40
+    shown = [e for e in scene.events(framed=False) if e.kind.shows_state]
+    drawn = frames(scene, scene.render_jobs())
+    assert len(drawn) == len(shown)
+    checked = lines = 0
+    for k, event in enumerate(shown):
+        if event.kind is not EventKind.BACKTRACK or event.node.last < 0:
+            continue
+        # the node left: the state shown just before; undone: the cells it had a mark on
+        # that the node returned to has empty (not the cells whose highlight changed)
+        left, now = view.grid(shown[k - 1].node).ravel(), view.grid(event.node).ravel()
+        emptied = {int(c) for c in np.flatnonzero((now == EMPTY) & (left != EMPTY))}
+        assert len(emptied) == 1  # one move undone at a time here
+        assert event.node.last in np.flatnonzero(left != now)  # its highlight moved
+        board = drawn[k][: 3 * tile, : 3 * tile]
+        assert cells_with_undone(board, (3, 3), tile) == emptied
+        lines += int(np.count_nonzero(left != now) > 2)  # a winning line's highlight gone
+        checked += 1
+    assert checked >= 2
+    assert lines >= 1

@@ -46,7 +46,20 @@ def test_the_closing_frame_shows_the_best_board_of_the_walks() -> None:
     # the board's own step, depth and domain fields; the algorithm's are the whole search's
     # (here only the walk counter, which the phase names instead: walk 6/6)
     walk = next(f for f in shown[1].fields if f.name == "walk")
-    assert text.fields == tuple(f for f in shown[1].fields if f is not walk)
+    own = [f for f in shown[1].fields if f is not walk]
+    # its step, earlier than the last frame's, is named as the step it was found at
+    assert own[0].text() == f"step {event.step:,}"
+    assert text.fields[0].text() == f"found at step {event.step:,}"
+
+    # the rest as on that frame (the "name:" verdicts on the value aside: the card's is the
+    # search's best, the frame's its own position)
+    def plain(fields: tuple[searchvid.Field, ...] | list[searchvid.Field]) -> list[str]:
+        return [f.text() for f in fields if not f.name.endswith(":")]
+
+    assert plain(text.fields[1:]) == plain(own[1:])
+    previous = texts[-2][0]
+    assert previous is not None
+    assert previous[0].step > event.step
     assert walk.of == 6
     assert isinstance(walk.value, int)
     assert walk.value < 6

@@ -20,6 +20,7 @@ from searchvid.render.filmstrip import (
     board_picture,
     legend_entries,
     shown_boards,
+    shrunk_tiles,
 )
 from searchvid.render.pipeline import frame_painter
 from searchvid.render.textink import MIN_TEXT
@@ -231,7 +232,14 @@ def test_the_first_board_of_the_astar_strip_is_the_frames_board_scaled(width: in
     pic = film.picture_rect(0)
     top, left = column.film_top, column.left
     shown = pixels[top + pic.top : top + pic.bottom, left + pic.left : left + pic.right]
-    assert np.array_equal(shown, nearest(board, *film.thumb))
+    # each of the board's cells shrunk to the thumbnail's cell size, then scaled
+    side = painter.atlas.size
+    rows, cols = board_h // side, board_w // side
+    cells = board.reshape(rows, side, cols, side, 3).transpose(0, 2, 1, 3, 4)
+    cell = min(film.thumb[0] // rows, film.thumb[1] // cols)
+    small = shrunk_tiles(cells.reshape(-1, side, side, 3), cell).reshape(rows, cols, cell, cell, 3)
+    shrunk = small.transpose(0, 2, 1, 3, 4).reshape(rows * cell, cols * cell, 3)
+    assert np.array_equal(shown, nearest(shrunk, *film.thumb))
     ring = pixels[top + pic.top - 1, left + pic.left - 1]
     assert tuple(ring) == FRAME_OF[Role.CURRENT]
     for slot in range(1, film.slots):  # the next ones on the frontier, in their frames
@@ -262,3 +270,21 @@ def test_the_strips_text_is_at_least_12_px_at_720_px(name: str) -> None:
     assert painter.width == 720
     assert painter.text_heights["filmstrip"] >= MIN_TEXT
     assert painter.films[0] is not None
+
+
+def test_a_shrunk_tile_keeps_a_thin_ring_that_plain_sampling_loses() -> None:
+    ground, ink = (240, 240, 230), (30, 140, 60)
+    tile = np.full((1, 20, 20, 3), ground, dtype=np.uint8)
+    tile[0, 2:18, 2:18] = ink  # a ring two pixels wide around an empty middle
+    tile[0, 4:16, 4:16] = ground
+    small = shrunk_tiles(tile, 4)[0]  # blocks of 5 x 5: the ring covers 8 or 10 of 25
+    green = (small == ink).all(axis=-1)
+    assert green.tolist() == [
+        [True, True, True, True],
+        [True, False, False, True],
+        [True, False, False, True],
+        [True, True, True, True],
+    ]
+    # plain nearest-neighbour sampling reads pixels 0, 5, 10, 15: the ring is lost
+    assert not (nearest(tile[0], 4, 4) == ink).all(axis=-1).any()
+    assert shrunk_tiles(tile, 20) is tile  # no larger: as it is

@@ -78,11 +78,11 @@ def test_the_minimax_strip_says_its_window_and_best_move_in_the_games_words() ->
         windows += bool(shown)
         assert all(f.value in words for f in shown.values()), text.fields
         best = [f for f in text.fields if f.name.startswith("best")]
-        assert [f.name for f in best] in (["best move so far"], ["best move so far:"])
+        assert [f.name for f in best] in (["best value so far"], ["best value so far:"])
     assert windows > len(searching) // 2
     # the first frame that knows a best move names it in words, beside the node's own value
-    known = next(t for t in searching if "best move so far:" in {f.name for f in t.fields})
-    assert fields_named(known, "best move so far:")["best move so far:"].value in words
+    known = next(t for t in searching if "best value so far:" in {f.name for f in t.fields})
+    assert fields_named(known, "best value so far:")["best value so far:"].value in words
 
 
 def test_a_minimax_that_shows_only_the_top_plies_says_so_beside_the_node_count() -> None:
@@ -95,6 +95,18 @@ def test_a_minimax_that_shows_only_the_top_plies_says_so_beside_the_node_count()
     # the whole-board game: none of the 3x3 scene's frames say so (it shows every node)
     small = strips(searchvid.load_scene("tictactoe-minimax"))
     assert not any(f.name == "shown" for t in small for f in t.fields)
+
+
+def test_a_played_moves_frame_does_not_say_which_plies_are_shown() -> None:
+    # the perfect game after the 4x4 search: its moves are no search plies
+    played = [t for t in strips(searchvid.load_scene("tictactoe4-solve")) if "playing" in t.phase]
+    assert played
+    # expectimax's frames are its moves and rolls only (event_depth = 1 nonetheless)
+    scene = searchvid.load_scene("railroad-game-expectimax")
+    assert scene.search().options.event_depth == 1
+    texts = strips(scene)
+    for text in [*played, *texts]:
+        assert not any(f.name == "shown" for f in text.fields), text.phase
 
 
 @pytest.mark.parametrize("name", ["tictactoe-minimax", "tictactoe4-solve"])

@@ -133,9 +133,9 @@ def test_each_move_tints_its_cell_by_its_share_of_the_root_visits_on_the_roots_b
             continue
         level = max(1, math.ceil(LEVELS * n / total))
         assert tuple(heated[y, x]) == tinted(ground, level), (k, n, total)
-        # the most visited move (of a tie, the first expanded) is outlined in PV colour
+        # while the search thinks no move is played: none is outlined, not even a leader
         corner = tuple(heated[r * TILE + 1, c * TILE + TILE // 2])
-        assert (corner == PV) is (k == leaders[0])
+        assert corner != PV, (k, leaders)
     # no other cell changes
     for r in range(3):
         for c in range(3):
@@ -144,9 +144,10 @@ def test_each_move_tints_its_cell_by_its_share_of_the_root_visits_on_the_roots_b
                 assert np.array_equal(heated[block], bare[block])
 
 
-def test_the_heat_clears_with_the_move_and_incremental_frames_equal_a_full_redraw() -> None:
+def test_the_move_frame_shows_the_decision_then_it_clears_and_incremental_equals_full() -> None:
     scene = ttt_scene()
     events = list(first_decision(scene))
+    after = next(e for k, e in enumerate(scene.events()) if k == len(events))
     step = painter(scene)  # draws every frame event: the incremental canvas at work
     pal = painter(scene, PixelFormat.PAL8)  # the GIF's palette-index canvas
     shown = [k for k, e in enumerate(events) if e.kind.shows_state]
@@ -166,12 +167,33 @@ def test_the_heat_clears_with_the_move_and_incremental_frames_equal_a_full_redra
             fresh.observe(0, before)
         fresh.draw(0, e, None)
         assert np.array_equal(board(step), board(fresh)), (k, e.kind)
-    assert events[-1].kind is EventKind.MOVE
+    move = events[-1]
+    assert move.kind is EventKind.MOVE
     plain = painter(ttt_scene(heatmap="off"))
     for e in events:
         plain.observe(0, e)
-    plain.draw(0, events[-1], None)
-    assert np.array_equal(board(step), board(plain))  # after the MOVE: no tint at all
+    plain.draw(0, move, None)
+    # the MOVE's frame: the decision's visits on the board after the move, every move with
+    # a visit tinted by its share, and the move played (only it) outlined
+    heated, bare = board(step), board(plain)
+    children = root_child_visits(events[:-1])
+    total = sum(n for _, n in children.values())
+    played = divmod(move.node.last, 3)
+    for node, n in children.values():
+        r, c = divmod(node.last, 3)
+        y, x = r * TILE + TILE - 12, c * TILE + TILE // 2
+        ground = ground_of(bare[r * TILE : (r + 1) * TILE, c * TILE : (c + 1) * TILE])
+        level = max(1, math.ceil(LEVELS * n / total))
+        if (r, c) != played:  # the played cell's tile is drawn over its ground here
+            assert tuple(heated[y, x]) == (tinted(ground, level) if n else ground)
+        corner = tuple(heated[r * TILE + 1, c * TILE + TILE // 2])
+        assert (corner == PV) is ((r, c) == played)
+    # the next frame (the search thinks about the reply; no visits yet): no heat at all
+    step.observe(0, after)
+    plain.observe(0, after)
+    step.draw(0, after, None)
+    plain.draw(0, after, None)
+    assert np.array_equal(board(step), board(plain))
     assert not np.isin(board(step).reshape(-1, 3).tolist(), [list(PV)]).all(axis=1).any()
 
 
@@ -201,28 +223,39 @@ def test_by_default_a_move_occupies_the_cells_whose_tile_changes() -> None:
     feed(layer, root, [(1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 2, 2)], [3, 1])
     heat = layer.tracker.heat()
     assert {k: (h.visits, h.level, h.best) for k, h in heat.items()} == {
-        0: (3, 3, True),  # 3 of 4 visits: ceil(4 * 3 / 4) = 3
+        0: (3, 3, False),  # 3 of 4 visits: ceil(4 * 3 / 4) = 3
         4: (1, 1, False),
         5: (1, 1, False),
     }
-    layer.tracker.observe(Event(EventKind.MOVE, (1, 0, 0, 0, 0, 0), 1, 20, 0.5, 1, 0))
-    assert layer.tracker.heat() == {}  # the move is made: the heat clears
+    layer.tracker.observe(Event(EventKind.MOVE, (0, 0, 0, 0, 2, 2), 1, 20, 0.5, 2, 0))
+    # the move's frame: the decision, the move played outlined (not the most visited)
+    heat = layer.tracker.heat()
+    assert {k: (h.visits, h.level, h.best) for k, h in heat.items()} == {
+        0: (3, 3, False),
+        4: (1, 1, True),
+        5: (1, 1, True),
+    }
+    layer.tracker.observe(Event(EventKind.SELECT, (0, 0, 0, 0, 2, 2), 1, 21, None, 2, 0))
+    assert layer.tracker.heat() == {}  # the next event: the heat clears
 
 
-def test_on_a_tie_the_first_expanded_of_the_most_visited_moves_is_outlined() -> None:
+def test_on_a_tie_only_the_move_played_is_outlined_and_a_roll_has_no_heat() -> None:
     layer = HeatLayer(TinyView())
     root = (0, 0, 0, 0, 0, 0)
     kids = [(0, 0, 0, 0, 0, 1), (1, 0, 0, 0, 0, 0), (0, 0, 1, 0, 0, 0)]
     feed(layer, root, kids, [1, 2, 2])
+    assert not any(h.best for h in layer.tracker.heat().values())  # thinking: no outline
+    layer.tracker.observe(Event(EventKind.MOVE, kids[2], 1, 20, 0.5, 3, 0))
     heat = layer.tracker.heat()
     assert {k: (h.visits, h.best) for k, h in heat.items()} == {
         5: (1, False),
-        0: (2, True),  # tied with cell 2 at 2 visits, and expanded first
-        2: (2, False),
+        0: (2, False),  # as many visits as the move played, which alone is outlined
+        2: (2, True),
     }
-    fresh = HeatLayer(TinyView())
-    feed(fresh, root, kids, [1, 1, 1])  # all tied: still one outline, the first's
-    assert [k for k, h in fresh.tracker.heat().items() if h.best] == [5]
+    rolled = HeatLayer(TinyView())
+    feed(rolled, root, kids, [1, 2, 2])
+    rolled.tracker.observe(Event(EventKind.ROLL, kids[0], 1, 20, None, 1, 0))
+    assert rolled.tracker.heat() == {}  # a roll of the dice decides nothing
 
 
 def test_a_view_says_which_cells_a_move_occupies_or_that_it_has_none() -> None:
@@ -268,7 +301,8 @@ def test_a_bad_heatmap_key_is_one_line_naming_file_key_and_values(tmp_path: Path
     [
         ({"algorithm": "mcts", "iterations": 10}, {}, True),
         ({"algorithm": "mcts", "iterations": 10}, {"heatmap": "off"}, False),
-        ({"algorithm": "mcts", "iterations": 10}, {"frames": "moves"}, False),
+        ({"algorithm": "mcts", "iterations": 10}, {"frames": "moves"}, True),
+        ({"algorithm": "mcts", "iterations": 10}, {"frames": "leaves"}, False),
         ({"algorithm": "minimax"}, {}, False),
     ],
 )
@@ -284,8 +318,8 @@ def test_the_legend_explains_the_heat_only_where_it_is_shown(
     )
     paint = painter(scene)
     words = {w for line in paint.legends[0].lines for w in line}
-    assert ("visits of the moves on a cell, summed" in words) is shown
-    assert ("most visited move (one, if tied)" in words) is shown
+    assert ("visits of this decision's moves" in words) is shown
+    assert ("the move played" in words) is shown
     assert "last move" in words  # the view's own marks stay
 
 
@@ -301,7 +335,7 @@ def test_heat_is_drawn_only_over_the_roots_position_never_on_a_deeper_board() ->
         if e.kind is EventKind.BACKUP and k % 7 == 0
     }
     hot, plain = painter(scene), painter(ttt_scene(heatmap="off"))
-    deeper = at_root = 0
+    deeper = at_root = decided = 0
     for k, e in enumerate(events):
         shown = [e, probes[k]] if k in probes else [e]
         for f in shown:
@@ -313,13 +347,17 @@ def test_heat_is_drawn_only_over_the_roots_position_never_on_a_deeper_board() ->
             plain.draw(0, f, None)
             heat = hot.heats[0].tracker.heat()  # type: ignore[union-attr]
             same = np.array_equal(board(hot), board(plain))
-            if np.array_equal(view.grid(f.node), view.grid(root)) and heat:
+            if f.kind is EventKind.MOVE and heat:
+                decided += 1
+                assert not same, f.step  # the move's frame: the decision it ends
+            elif np.array_equal(view.grid(f.node), view.grid(root)) and heat:
                 at_root += 1
                 assert not same, f.step  # the root's board: heated
             else:
                 deeper += f.depth > 0
                 assert same, (f.step, f.kind)  # any other board: exactly as without heat
     assert at_root >= 3
+    assert decided == 1
     assert deeper > 10
     assert events[-1].kind is EventKind.MOVE
 

@@ -46,9 +46,26 @@ def test_the_title_crowns_the_winner_by_work() -> None:
 
 
 def test_watersort_race_ranks_by_work_and_says_so() -> None:
-    last = columns("watersort-race")[-1]
+    frames = columns("watersort-race")
+    last = frames[-1]
     phases = [t.phase for t in last]
     assert phases == ["solved in 39 pours", "solved in 39 pours", "solved in 45 pours"]
     places = [t.fields[0].text() for t in last]
-    # A* first with the least work; MCTS second by work though its solution is the longest
-    assert places == ["race: 3rd of 3 by work", "race: 1st of 3 by work", "race: 2nd of 3 by work"]
+    # A* first with the least work among the two counting expansions; MCTS counts
+    # iterations (each a playout), which do not compare with expansions: it takes no place
+    assert places == [
+        "race: 2nd of 2 by work",
+        "race: 1st of 2 by work",
+        "race: unranked (iterations)",
+    ]
+    assert [next(f.text() for f in t.fields if f.name == "work") for t in last] == [
+        "work 27,081 expansions",
+        "work 103 expansions",
+        "work 4,500 iterations",
+    ]
+    # its finish stamp, from the frame it ends on, says so too
+    mcts = [[f.text() for f in strips[2].fields] for strips in frames[:-1]]
+    stamped = [words for words in mcts if "finished unranked" in words]
+    assert stamped
+    assert all("work 4,500 iterations" in words for words in stamped)
+    assert not any("finished 2nd by work" in w for words in mcts for w in words)

@@ -247,13 +247,16 @@ def test_finish_stamps_name_a_place_only_once_it_is_sure() -> None:
         (Field("work", 103, unit="expansions"),),
     ]
     assert [f.text() for f in fields[0]] == ["finished 1st by work", "work 103 expansions"]
-    # one still to come at 103 may tie: no place yet
-    fields = race_fields([done, running, running], work, costs, units, [None, 103, 104])
+    # one counting the same unit still to come at 103 may tie: no place yet
+    fields = race_fields([done, running, running], work, costs, units, [None, 104, 103])
     assert [f.text() for f in fields[0]] == ["finished", "work 103 expansions"]
-    # cut short: no place at all
+    # one at 103 iterations cannot tie 103 expansions: they do not compare
+    fields = race_fields([done, running, running], work, costs, units, [None, 103, 104])
+    assert [f.text() for f in fields[0]] == ["finished 1st by work", "work 103 expansions"]
+    # cut short: no place at all; of two searches in different units, neither ranks
     fields = race_fields([shown(Ending.MAX_FRAMES), done], [5, 1], [5, 1], units[:2], [None, None])
     assert [f.text() for f in fields[0]] == ["did not finish", "work 5 expansions"]
-    assert [f.text() for f in fields[1]] == ["finished 1st by work", "work 1 iteration"]
+    assert [f.text() for f in fields[1]] == ["finished unranked", "work 1 iteration"]
 
 
 def test_the_strips_stamp_each_search_when_it_ends_and_the_card_ranks_by_work() -> None:
@@ -268,16 +271,17 @@ def test_the_strips_stamp_each_search_when_it_ends_and_the_card_ranks_by_work() 
     assert [f.name for f in texts[6][1].fields] == ["depth", "work"]
     assert texts[6][1].fields[1:] == (Field("work", 2, unit="iterations"),)
     assert texts[6][0].fields[1:] == (Field("work", 2, unit="expansions"),)
-    # MCTS ends on frame 7 after 2 iterations, before depth-first's 3 expansions
+    # MCTS ends on frame 7 after 2 iterations, before depth-first's 3 expansions; the two
+    # count different units (2 iterations, 3 expansions), so neither is ranked
     for frame in texts[7:10]:
         assert [f.text() for f in frame[1].fields[1:]] == [
-            "finished 1st by work",
+            "finished unranked",
             "work 2 iterations",
         ]
     assert [frame[0].fields[1].value for frame in texts[7:10]] == [2, 3, 3]
     last = texts[-1]
-    assert last[0].fields[0] == Field("race:", "2nd of 2 by work")
-    assert last[1].fields[0] == Field("race:", "1st of 2 by work")
+    assert last[0].fields[0] == Field("race:", "unranked (expansions)")
+    assert last[1].fields[0] == Field("race:", "unranked (iterations)")
     assert last[0].fields[2] == Field("work", 3, unit="expansions")
     assert last[1].fields[2] == Field("work", 2, unit="iterations")
 

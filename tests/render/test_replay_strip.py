@@ -9,7 +9,7 @@ import numpy as np
 import searchvid
 from searchvid.domains.railroad import RailroadDomain, RailroadOptions
 from searchvid.domains.railroad.rules import Board
-from searchvid.render.filmstrip import FRAME_OF, REPLAY_NOTE, legend_entries
+from searchvid.render.filmstrip import FRAME_OF, REPLAY_NOTE, legend_entries, shrunk_tiles
 from searchvid.render.narration import REPLAY_BOARDS, Narration, Voice
 from searchvid.render.pipeline import frame_painter
 from searchvid.search.events import Event, EventKind
@@ -90,9 +90,16 @@ def test_the_beam_replay_band_shows_the_solution_boards() -> None:
     board = pixels[column.top : column.top + board_h, column.left : column.left + board_w]
     pic = film.picture_rect(film.slots - 1)
     shown = pixels[top + pic.top : top + pic.bottom, left + pic.left : left + pic.right]
-    rows = np.arange(film.thumb[0]) * board_h // film.thumb[0]
-    cols = np.arange(film.thumb[1]) * board_w // film.thumb[1]
-    assert np.array_equal(shown, board[rows[:, None], cols[None, :]])  # the board, scaled
+    # the board, each cell shrunk to the thumbnail's cell size keeping its marks, scaled
+    side = painter.atlas.size
+    n, m = board_h // side, board_w // side
+    cells = board.reshape(n, side, m, side, 3).transpose(0, 2, 1, 3, 4).reshape(-1, side, side, 3)
+    cell = min(film.thumb[0] // n, film.thumb[1] // m)
+    small = shrunk_tiles(cells, cell).reshape(n, m, cell, cell, 3).transpose(0, 2, 1, 3, 4)
+    small = small.reshape(n * cell, m * cell, 3)
+    rows = np.arange(film.thumb[0]) * (n * cell) // film.thumb[0]
+    cols = np.arange(film.thumb[1]) * (m * cell) // film.thumb[1]
+    assert np.array_equal(shown, small[rows[:, None], cols[None, :]])
 
 
 def test_the_beam_heading_names_the_value_as_the_strip_does() -> None:

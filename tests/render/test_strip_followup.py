@@ -1,5 +1,5 @@
 """Follow-up fixes to the strip's words (issue 20, item 6, second round): expectimax's value
-named and explained as the scene's value function, no "best move so far -" on its frames,
+named and explained as the scene's value function, no "best value so far -" on its frames,
 an MCTS block's visits named for the move they count, a kept-tree note left out of a race's
 narrow columns, and no heat map where the tree panel shows the visits."""
 
@@ -8,8 +8,9 @@ from __future__ import annotations
 import searchvid
 from searchvid.domains.railroad import RailroadDomain, RailroadOptions
 from searchvid.domains.railroad.rules import Board
+from searchvid.render.fieldwords import KEPT_VISITS, LEADER, kept_visits
 from searchvid.render.heatmap import heat_marks
-from searchvid.render.narration import KEPT_VISITS, LEADER, Narration, Voice, in_race, kept_visits
+from searchvid.render.narration import Narration, Voice, in_race
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 
@@ -32,7 +33,7 @@ def _expectimax() -> Voice:
         value_name="score",
         move_phase="playing",
         settings=(Field("depth", 2), Field("value", "score")),
-        best_name="best move so far",
+        best_name="best value so far",
     )
 
 
@@ -49,11 +50,11 @@ def test_a_proved_value_is_named_as_expected_on_the_value_functions_scale() -> N
 def test_a_best_move_the_search_reported_is_still_shown() -> None:
     narration = Narration(_expectimax())
     enter = Event(EventKind.ENTER, START, 1, 12, 0.3, 2, 1)  # a frame of the search itself
-    assert _texts(narration.text(enter, None, False).fields)[-1] == "best move so far -"
+    assert _texts(narration.text(enter, None, False).fields)[-1] == "best value so far -"
     move = Event(EventKind.MOVE, START, 3, 450, 0.33125, 8, 7)
     assert _texts(narration.text(move, 0.35, False).fields)[-2:] == [
         "expected scaled score 0.331",
-        "best move so far 0.35",
+        "best value so far 0.35",
     ]
 
 
@@ -73,7 +74,7 @@ def test_the_expectimax_scene_names_its_value_on_every_frame() -> None:
     for text in frames:
         words = _texts(text.fields)
         assert any(w.startswith("expected scaled score 0.") for w in words), words
-        assert not any(w.startswith("best move so far") for w in words), words
+        assert not any(w.startswith("best value so far") for w in words), words
         assert "value" not in [f.name for f in text.fields]
     assert closing.phase.startswith("game over")
 
@@ -131,4 +132,4 @@ def test_the_tree_scene_has_no_heat_map_and_the_mcts_scene_has_one() -> None:
     assert heat_marks(tree.paced_video, True) == ()
     plain = searchvid.load_scene("railroad-mcts")
     words = [mark.text for mark in heat_marks(plain.paced_video, True)]
-    assert words == ["visits of the moves on a cell, summed", "most visited move (one, if tied)"]
+    assert words == ["visits of this decision's moves", "the move played"]

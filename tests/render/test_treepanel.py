@@ -1024,8 +1024,9 @@ def test_the_current_decision_is_a_taller_mark_in_the_header() -> None:
 
 
 def test_the_header_names_the_position_on_the_board() -> None:
-    """Each decision's header names the position it decides from; after the last move,
-    which no decision follows, it names the position that move left on the board."""
+    """Each decision's header names the position it decides from, as the one before the
+    move (the board may show a deeper node); after the last move, which no decision
+    follows, it names the position that move left on the board, as the one after it."""
     events = list(plan_events(random.Random(2), 3, 12))
     panel = panel_of(events, 400, 300, label=lambda node: f"position {node}")
     moves = [e for e in events if e.kind is K.MOVE]
@@ -1033,7 +1034,8 @@ def test_the_header_names_the_position_on_the_board() -> None:
         panel.observe(event)
         if event.kind is K.MOVE and event is not moves[-1]:
             before = panel._root_name
+            assert before.startswith("before it: position ")
     panel.draw()
     assert panel.decision == panel.decisions - 1
-    assert panel._root_name == f"position {moves[-1].node}"
+    assert panel._root_name == f"after it: position {moves[-1].node}"
     assert before != panel._root_name

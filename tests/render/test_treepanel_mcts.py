@@ -277,3 +277,22 @@ def test_a_forced_decision_keeps_the_last_tree_and_counts_its_visits() -> None:
     assert panel._visits[item_of(panel, 1)] == 2 + 4
     assert panel._visits[item_of(panel, 0)] == 3 + 4
     assert panel.pv_nodes == (0, 1, 3)
+
+
+def test_on_a_tie_for_the_most_visits_the_played_child_is_the_principal_variation() -> None:
+    # three children of two visits each; the search commits the last one (its own tie rule)
+    events = [ev(K.MOVE, 0, None), *fan([2, 2, 2]), ev(K.MOVE, 3, 0, 0.5)]
+    panel = TreePanel(300, 360, events_for_layout=iter(events))
+    for event in events[:-1]:
+        panel.observe(event)
+    panel.draw()
+    thinking = panel.pv_nodes
+    assert thinking[0] == 0
+    assert thinking[1] != 3  # while it thinks, one of the tied children: not the last
+    panel.observe(events[-1])
+    panel.draw()
+    # the "most visits" line follows the played child, not another of as many visits
+    assert panel.pv_nodes == (0, 3)
+    v = item_of(panel, 3)
+    assert PV in slot_colours(panel, panel._slot[v])
+    assert PV not in slot_colours(panel, panel._slot[item_of(panel, thinking[1])])

@@ -7,14 +7,8 @@ from __future__ import annotations
 from searchvid.domains.railroad import RailroadDomain, RailroadOptions
 from searchvid.domains.railroad.rules import Board
 from searchvid.domains.railroad.words import value_function_words
-from searchvid.render.narration import (
-    KEPT_VISITS,
-    BestShown,
-    Ending,
-    Narration,
-    Voice,
-    kept_visits,
-)
+from searchvid.render.fieldwords import KEPT_VISITS, kept_visits
+from searchvid.render.narration import BestShown, Ending, Narration, Voice
 from searchvid.render.treelegend import LegendEntry, LegendFacts, legend_entries
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field

@@ -117,11 +117,14 @@ def board_figures(cells: bytes) -> tuple[int, int]:
 
 
 def status(node: Board | GameState) -> tuple[Field, ...]:
-    """The strip's fields: ``exits joined 7/12`` and ``score 34``; under the game's rules
-    ``round 3/7`` first, and after the seventh round ``game over`` and the score sheet
-    (``exit points``, ``road``, ``rail``, ``centre``, ``errors``)."""
+    """The strip's fields: ``exits joined 7/12`` and ``points 34`` (the board's score
+    under the game's rules, in the word a player counts it in and the last frame's ``game
+    over: 52 points`` uses: a bare ``score 34`` beside the search's own values reads as
+    one more unexplained number); under the game's rules ``round 3/7`` first, and after
+    the seventh round ``game over`` and the score sheet (``exit points``, ``road``,
+    ``rail``, ``centre``, ``errors``)."""
     exits, score = board_figures(node.cells)
-    fields = (Field("exits joined", exits, of=_EXITS), Field("score", score))
+    fields = (Field("exits joined", exits, of=_EXITS), Field("points", score))
     if not isinstance(node, GameState):
         return fields
     if node.is_terminal():

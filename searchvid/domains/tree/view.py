@@ -33,7 +33,7 @@ from PIL import Image, ImageDraw, ImageFont
 from searchvid.domains.tree.rules import Tree, TreeNode
 from searchvid.errors import UsageError
 from searchvid.render.boardlegend import Mark
-from searchvid.render.palette import ORANGE, VERMILLION
+from searchvid.render.palette import BLUE, ORANGE, VERMILLION
 from searchvid.render.textink import blend, font, levels
 from searchvid.render.view import TileGrid, TileSet
 from searchvid.search.events import Event, EventKind
@@ -88,7 +88,13 @@ KEYS: tuple[tuple[NodeState, str], ...] = (
 """The legend's entries: one label-less box per state (tiles ``key-<state>``)."""
 GOAL_KEY = "key-goal"
 """The legend's swatch of a goal node (drawn when the tree has a goal)."""
-MAX_NODES = (np.iinfo(np.int16).max + 1 - _EDGE_TILES - len(KEYS) - 1) // (_STATES * BOX)
+FOUND_KEY = "key-goal-found"
+"""The legend's swatch of a goal the search reached: found (drawn when the tree has a goal)."""
+FOUND: Colour = BLUE
+"""The frame inside a reached goal's border: Okabe-Ito blue, unlike every state's fill."""
+_REACHED = frozenset({NodeState.VISITED, NodeState.STACK, NodeState.CURRENT})
+"""The states of a node a search has reached: a goal in one of them is found."""
+MAX_NODES = (np.iinfo(np.int16).max + 1 - _EDGE_TILES - len(KEYS) - 2) // (_STATES * BOX)
 """The most nodes a tree may have for its tile ids to fit in int16."""
 
 
@@ -186,7 +192,7 @@ class TreeView:
             for state in NodeState
             for part in range(BOX)
         ]
-        key_names = [f"key-{state.name.lower()}" for state, _ in KEYS] + [GOAL_KEY]
+        key_names = [f"key-{state.name.lower()}" for state, _ in KEYS] + [GOAL_KEY, FOUND_KEY]
         self._goal = frozenset(i for i, label in enumerate(layout.labels) if label == goal)
         self._keys = _EDGE_TILES + count * _STATES * BOX  # the first key tile's id
         self._tileset = TileSet(names=tuple(edge_names + node_names + key_names), draw=self._draw)
@@ -220,6 +226,7 @@ class TreeView:
         marks = [Mark(f"key-{state.name.lower()}", words) for state, words in KEYS]
         if self._goal:
             marks.append(Mark(GOAL_KEY, "goal (corner flag)"))
+            marks.append(Mark(FOUND_KEY, "goal found"))
         return tuple(marks)
 
     @property
@@ -352,7 +359,7 @@ class TreeView:
         if tile_id < _EDGE_TILES:
             return _draw_edges(tile_id, size)
         if tile_id >= self._keys + len(KEYS):
-            return _draw_goal_key(size)
+            return _draw_goal_key(size, found=tile_id > self._keys + len(KEYS))
         if tile_id >= self._keys:
             return _draw_key(KEYS[tile_id - self._keys][0], size)
         i, rest = divmod(tile_id - _EDGE_TILES, _STATES * BOX)
@@ -384,6 +391,8 @@ class TreeView:
         box = (margin_x, margin_y, width - margin_x - 1, size - margin_y - 1)
         _draw_frame(draw, box, state, size)
         if i in self._goal:
+            if state in _REACHED:  # a search stops at the first goal it reaches: found
+                _draw_found(draw, box, size)
             _draw_flag(draw, box, size)
         face, spacing = self._font(size)
         inner = width - 2 * margin_x - 4 * _box_margins(size)[2]
@@ -539,14 +548,32 @@ def _draw_flag(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], size: 
     draw.polygon([(right - side, top), (right, top), (right, top + side)], fill=BORDER)
 
 
-def _draw_goal_key(size: int) -> Image.Image:
-    """The legend swatch of a goal: an unlabelled, unvisited node box with its flag."""
+def _draw_found(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], size: int) -> None:
+    """A found goal's mark: a :data:`FOUND` frame just inside the box's border, as wide
+    as it (inside the label's margin, so the label keeps its room); in a box too small
+    for one, the border itself in :data:`FOUND`."""
+    border = _box_margins(size)[2]
+    left, top, right, bottom = box
+    inner = (left + border, top + border, right - border, bottom - border)
+    if inner[2] - inner[0] < 2 * border or inner[3] - inner[1] < 2 * border:
+        # a box too small for a frame inside its border (a tiny legend swatch): the
+        # border itself turns blue
+        draw.rectangle(box, outline=FOUND, width=border)
+        return
+    draw.rectangle(inner, outline=FOUND, width=border)
+
+
+def _draw_goal_key(size: int, *, found: bool = False) -> Image.Image:
+    """The legend swatch of a goal: an unlabelled node box with its flag, unvisited; or,
+    ``found``, visited and framed as a reached goal is."""
     image = Image.new("RGB", (size, size), BACKGROUND)
     draw = ImageDraw.Draw(image)
     margin_y, margin_x, border = _box_margins(size)
     inset = margin_x + 2 * border
     box = (inset, margin_y, size - inset - 1, size - margin_y - 1)
-    _draw_frame(draw, box, NodeState.UNVISITED, size)
+    _draw_frame(draw, box, NodeState.VISITED if found else NodeState.UNVISITED, size)
+    if found:
+        _draw_found(draw, box, size)
     _draw_flag(draw, box, size)
     return image
 

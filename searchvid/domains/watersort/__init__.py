@@ -147,6 +147,19 @@ class WaterSortDomain(Domain):
         """
         return "solved" if value == 1.0 else None
 
+    def describe_value_function(self, name: str) -> tuple[str, str] | None:
+        """What the strip calls value function ``name`` and what it measures, in words a
+        reader can check on the board: ``progress`` is ``("closeness to goal", "1 - pours
+        still needed (at least) / 48")`` (the ``runs`` estimate of the pours left, over its
+        largest possible value: colours x capacity), ``sorted`` is ``("share of tubes
+        sorted", "tubes of one colour / 12")``; None for others."""
+        if name == "progress":
+            worst = self.colours * self.options.capacity
+            return "closeness to goal", f"1 - pours still needed (at least) / {worst}"
+        if name == "sorted":
+            return "share of tubes sorted", f"tubes of one colour / {self.colours}"
+        return None
+
     def describe_problem(self, node: Any) -> str | None:
         """``"14 tubes of 4, 12 colours: sort each colour into a tube of its own"``."""
         colours = len({c for tube in node.tubes for c in tube})

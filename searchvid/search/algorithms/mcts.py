@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import OrderedDict
-from collections.abc import Generator, Hashable, Iterator, Sequence
+from collections.abc import Generator, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Literal
@@ -304,6 +304,17 @@ class Mcts(Algorithm[MctsOptions]):
     work_kinds = frozenset({_SELECT})
     work_unit = ("iteration", "iterations")
 
+    @classmethod
+    def best_name_for(cls, options: Mapping[str, Any]) -> str:
+        """What the strip calls the best playout under the scene's ``[search]`` table
+        ``options``: ``best playout (not played)`` in plan mode with ``commit_solution =
+        false``, where a playout that solves the puzzle is shown as the best but not
+        committed, so a reader does not wonder why the solved line is not played."""
+        plan = options.get("mode", "search") == "plan"
+        if plan and options.get("commit_solution", True) is False:
+            return f"{cls.best_name} (not played)"
+        return cls.best_name
+
     _two_player: bool = False
     """Whether the running search is of a two-player game."""
     _tree: _TreeNode | None = None
@@ -338,15 +349,13 @@ class Mcts(Algorithm[MctsOptions]):
     def status_of(self, event: Event) -> Sequence[Field]:
         """As :meth:`status`, for a frame showing ``event``: during an iteration (``SELECT``
         to its ``LEAF`` and ``IMPROVE``) the count is of the iteration on screen,
-        ``iteration 121/300``; a roll of the dice (``ROLL``, plan mode) shows the roll's own
-        numbers -- the moves played so far, and the ``visits`` and mean reward (or win rate)
-        of the outcome rolled, as the search had drawn it -- instead of the counters of a
-        decision: nobody searches at a roll."""
+        ``iteration 121/300``; a roll of the dice (``ROLL``, plan mode) shows only the
+        moves played so far: nobody searches or decides at a roll, and the ``visits`` and
+        mean reward of the outcome rolled (a handful of the search's draws) read as the
+        last decision's numbers left on screen."""
         kind = event.kind
         if kind is _ROLL:
-            tree = self._tree
-            rolled = tree if tree is not None and tree.id == event.id else None
-            return (Field("move", self._move_number), *self._node_fields(rolled))
+            return (Field("move", self._move_number),)
         return self._fields(under_way=kind in _ITERATION_KINDS)
 
     def _fields(self, *, under_way: bool) -> list[Field]:

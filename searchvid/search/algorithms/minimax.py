@@ -189,9 +189,9 @@ class Minimax(Algorithm[MinimaxOptions]):
     title = "minimax"
     move_phase = "playing"
     reports_values = True
-    best_name = "best move so far"
-    """Its IMPROVE events name the root's best move so far, with that move's value: not a
-    node of the tree the board may be showing."""
+    best_name = "best value so far"
+    """Its IMPROVE events give the value of the root's best move so far: a value (``draw``),
+    not a move, and not that of a node of the tree the board may be showing."""
     backtracks = True
     summary = (
         "Negamax with alpha-beta and a transposition table: solves two-player games; "
@@ -260,6 +260,16 @@ class Minimax(Algorithm[MinimaxOptions]):
             alpha, beta = window
             fields += (Field("alpha", alpha), Field("beta", beta))
         return tuple(fields)
+
+    def status_of(self, event: Event) -> Sequence[Field]:
+        """As :meth:`status`, but a played move's frame (``MOVE``, ``ROLL``) leaves out
+        ``top 3 plies shown``: it says which of the search's nodes are frames, and that
+        frame shows none of them (where the frames are the played moves only, nothing on
+        screen would be what it refers to)."""
+        fields = self.status()
+        if event.kind is _MOVE or event.kind is _ROLL:
+            return tuple(f for f in fields if f.name != "shown")
+        return fields
 
     def solve(self, root: Any) -> float:
         """The value of ``root`` for player 0, computed without creating any event.

@@ -18,7 +18,7 @@ def test_the_last_frames_strip_lists_the_score_sheet() -> None:
     fields = {f.name: f.value for f in domain.status(node)}
     assert fields[""] == "game over"
     score = game_score(node.cells)
-    assert fields["score"] == score.total
+    assert fields["points"] == score.total
     parts = (
         fields["exit points"]
         + fields["road"]

@@ -91,14 +91,14 @@ def test_every_base_tile_has_a_readable_name() -> None:
 
 
 def test_status_of_the_empty_board(make_board: BoardMaker) -> None:
-    assert _texts(_domain(), Board.start()) == ["exits joined 0/12", "score 0"]
+    assert _texts(_domain(), Board.start()) == ["exits joined 0/12", "points 0"]
 
 
 def test_status_counts_the_largest_network_and_the_game_score(make_board: BoardMaker) -> None:
     board = make_board(ROAD_ACROSS_ROW_4, "basic")
     # two exits joined (4 points), a road of 7 cells, 3 centre cells, no open ends
     assert game_score(board.cells).total == 4 + 7 + 3
-    assert _texts(_domain(), board) == ["exits joined 2/12", "score 14"]
+    assert _texts(_domain(), board) == ["exits joined 2/12", "points 14"]
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -106,7 +106,7 @@ def test_status_agrees_with_the_network_and_score_functions(seed: int) -> None:
     domain = _domain()
     for node in _walk(Board.start(), seed):
         exits, score = largest_network(node.cells), game_score(node.cells).total
-        assert _texts(domain, node) == [f"exits joined {exits}/12", f"score {score}"]
+        assert _texts(domain, node) == [f"exits joined {exits}/12", f"points {score}"]
 
 
 def test_status_figures_are_cached_per_board() -> None:
@@ -122,14 +122,14 @@ def test_status_figures_are_cached_per_board() -> None:
 
 def test_status_under_the_game_rules_leads_with_the_round(make_board: BoardMaker) -> None:
     domain = _domain("game")
-    assert _texts(domain, GameState.start()) == ["round 1/7", "exits joined 0/12", "score 0"]
+    assert _texts(domain, GameState.start()) == ["round 1/7", "exits joined 0/12", "points 0"]
     mid = GameState(make_board(ROAD_ACROSS_ROW_4).cells, round=3, dice=(1,))
-    assert _texts(domain, mid) == ["round 3/7", "exits joined 2/12", "score 14"]
+    assert _texts(domain, mid) == ["round 3/7", "exits joined 2/12", "points 14"]
     over = _walk(GameState.start(), 1)[-1]
     assert over.is_terminal()
     texts = _texts(domain, over)
     assert texts[0] == "game over"
-    assert texts[2] == f"score {game_score(over.cells).total}"
+    assert texts[2] == f"points {game_score(over.cells).total}"
 
 
 # --- moves under the puzzle rules -------------------------------------------------------------

@@ -1,0 +1,168 @@
+"""The opening card's words for an algorithm's settings: what each option does, as a
+reader who never saw the scene file would say it (``transposition = true`` reads
+"remembers positions already solved", not "transposition").
+
+A phrase is made from the option's value and, where the meaning depends on them, the
+other options the scene sets (``iterations`` counts playouts per move in plan mode, in all
+otherwise). Options with no phrase here keep the card's plain ``name value`` form; value
+functions (``reward``, ``value``) are left to the domain's words for them
+(:meth:`~searchvid.render.narration.ValueWords.describe_value_function`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from searchvid.search.status import format_number
+
+__all__ = ["describe_setting"]
+
+Phrase = Callable[[Any, Mapping[str, Any]], str | None]
+"""An option's phrase from its value and the other options set (None: no phrase)."""
+
+
+def _count(value: Any, one: str, many: str | None = None) -> str:
+    """``"1 playout"``, ``"100 playouts"``: a count with its noun."""
+    if value == 1:
+        return f"1 {one}"
+    return f"{format_number(value)} {many if many is not None else one + 's'}"
+
+
+def _switch(on: str, off: str) -> Phrase:
+    """A boolean option's phrase: ``on`` when true, ``off`` when false."""
+    return lambda value, _options: on if value else off
+
+
+def _depth(value: Any, _options: Mapping[str, Any]) -> str:
+    return "no depth limit" if value == 0 else f"goes at most {_count(value, 'move')} deep"
+
+
+def _iterations(value: Any, options: Mapping[str, Any]) -> str:
+    playouts = _count(value, "playout")
+    return f"{playouts} per move" if options.get("mode") == "plan" else f"{playouts} in all"
+
+
+def _commit_solution(value: Any, options: Mapping[str, Any]) -> str:
+    if value:
+        return "plays the first solving playout"
+    return "a solving playout is not played"
+
+
+def _exploration(value: Any, _options: Mapping[str, Any]) -> str:
+    return f"exploration {format_number(value)} (lower: sticks to the best moves)"
+
+
+def _event_depth(value: Any, _options: Mapping[str, Any]) -> str:
+    if value == 0:
+        return "showing every position searched"
+    if value == 1:
+        return "showing the top ply of the search"
+    return f"showing the top {format_number(value)} plies of the search"
+
+
+def _search_depth(value: Any, _options: Mapping[str, Any]) -> str:
+    if value == 0:
+        return "searches to the end of the game"
+    return f"looks {_count(value, 'move')} ahead"
+
+
+def _samples(value: Any, _options: Mapping[str, Any]) -> str:
+    if value == 0:
+        return "weighs every outcome of a roll"
+    return f"averages {_count(value, 'sampled outcome')} per roll"
+
+
+def _repeats(value: Any, _options: Mapping[str, Any]) -> str | None:
+    return {
+        "allow": "may revisit positions",
+        "path": "never repeats a position on its path",
+        "never": "never revisits a position",
+    }.get(value)
+
+
+def _opponent(value: Any, _options: Mapping[str, Any]) -> str | None:
+    return {
+        "mcts": "the opponent searches the same way",
+        "random": "the opponent plays at random",
+    }.get(value)
+
+
+def _mode(value: Any, _options: Mapping[str, Any]) -> str:
+    return "plays the most visited move" if value == "plan" else "searches once, from the start"
+
+
+_MCTS: dict[str, Phrase] = {
+    "mode": _mode,
+    "iterations": _iterations,
+    "exploration": _exploration,
+    "avoid_cycles": _switch("never revisits a position", "may revisit positions"),
+    "filter_moves": _switch("tries only the moves the game deems sensible", "tries every move"),
+    "rollout_limit": lambda v, _o: (
+        "playouts run to the end" if v == 0 else (f"playouts stop after {_count(v, 'move')}")
+    ),
+    "opponent": _opponent,
+    "max_moves": lambda v, _o: "plays to the end" if v == 0 else f"stops after {_count(v, 'move')}",
+    "commit_solution": _commit_solution,
+}
+
+_MINIMAX: dict[str, Phrase] = {
+    "depth": _search_depth,
+    "alpha_beta": _switch(
+        "alpha-beta: skips moves that cannot change the result", "no alpha-beta: tries every move"
+    ),
+    "transposition": _switch(
+        "remembers positions already solved", "solves each position anew, even if seen"
+    ),
+    "play": _switch("then plays the best line", "stops once solved"),
+    "event_depth": _event_depth,
+    "samples": _samples,
+}
+
+_FRONTIER: dict[str, Phrase] = {
+    "max_depth": _depth,
+    "replay": _switch("then replays the solution found", "does not replay the solution"),
+}
+
+_PHRASES: dict[str, dict[str, Phrase]] = {
+    "mcts": _MCTS,
+    "minimax": _MINIMAX,
+    "breadth-first": _FRONTIER,
+    "best-first": _FRONTIER,
+    "astar": _FRONTIER,
+    "beam": {
+        **_FRONTIER,
+        "width": lambda v, _o: f"keeps the best {format_number(v)} of each level",
+    },
+    "backtracking": {
+        "max_depth": _depth,
+        "repeats": _repeats,
+        "stop_at_goal": _switch("stops at the first goal", "goes on past goals"),
+    },
+    "random-walk": {
+        "restarts": lambda v, _o: _count(v, "random walk") + " from the start",
+        "max_depth": lambda v, _o: (
+            "walks to a dead end" if v == 0 else (f"each walk at most {_count(v, 'move')}")
+        ),
+        "avoid_cycles": _switch("a walk never revisits a position", "a walk may revisit positions"),
+    },
+}
+"""The phrases of each shipped algorithm's options, by its registry name."""
+
+
+def describe_setting(
+    algorithm: str, key: str, value: Any, options: Mapping[str, Any]
+) -> str | None:
+    """The reader's phrase for option ``key`` set to ``value`` of ``algorithm`` (its
+    registry name): None where there is none (the card then shows ``key value``), ``""``
+    where another option's phrase already says it (the card leaves it off).
+
+    Args:
+        algorithm: The algorithm's registry name (``"mcts"``).
+        key: The option's name as the scene writes it (``"commit_solution"``).
+        value: The option's value as the scene writes it.
+        options: Every option the scene sets, for phrases whose meaning depends on
+            another (``iterations`` with ``mode = "plan"``).
+    """
+    phrase = _PHRASES.get(algorithm, {}).get(key)
+    return phrase(value, options) if phrase is not None else None

@@ -1,0 +1,162 @@
+"""The strip's and opening card's words say plainly what each thing is (issue 20 item 6):
+settings as a reader's phrases, a finished position's result named as that position's,
+no unnamed field repeating a named one, minimax's best as a value, a draw's weight said,
+an uncommitted solving playout said, Water Sort's value functions in words."""
+
+from __future__ import annotations
+
+import pytest
+
+import searchvid
+from searchvid.render.hud import HudText
+from searchvid.render.setting_words import describe_setting
+from searchvid.search.events import Event, EventKind
+
+
+def frames(name: str) -> list[tuple[Event, HudText]]:
+    out = []
+    for shown in searchvid.load_scene(name).strip_texts():
+        item = shown[0]
+        assert item is not None
+        out.append(item)
+    return out
+
+
+def texts(text: HudText) -> list[str]:
+    return [f.text() for f in text.fields]
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        (
+            "watersort-mcts",
+            [
+                "search: MCTS",
+                "plays the most visited move",
+                "100 playouts per move",
+                "never revisits a position",
+                "a solving playout is not played",
+                "reward: closeness to goal",
+                "closeness to goal: 1 - pours still needed (at least) / 48",
+            ],
+        ),
+        (
+            "tictactoe-minimax",
+            [
+                "search: minimax",
+                "alpha-beta: skips moves that cannot change the result",
+                "remembers positions already solved",
+                "then plays the best line",
+            ],
+        ),
+        (
+            "tictactoe4-solve",
+            [
+                "search: minimax",
+                "showing the top 3 plies of the search",
+                "then plays the best line",
+            ],
+        ),
+        (
+            "tictactoe-mcts-tree",
+            [
+                "search: MCTS",
+                "plays the most visited move",
+                "100 playouts per move",
+                "the opponent searches the same way",
+            ],
+        ),
+    ],
+)
+def test_the_opening_card_says_what_each_setting_does(name: str, expected: list[str]) -> None:
+    assert texts(frames(name)[0][1]) == expected
+
+
+def test_setting_phrases_follow_the_values_and_the_other_options() -> None:
+    assert describe_setting("minimax", "event_depth", 1, {}) == "showing the top ply of the search"
+    assert describe_setting("minimax", "transposition", False, {}) == (
+        "solves each position anew, even if seen"
+    )
+    assert describe_setting("mcts", "iterations", 300, {}) == "300 playouts in all"
+    assert describe_setting("mcts", "iterations", 1, {"mode": "plan"}) == "1 playout per move"
+    assert describe_setting("mcts", "commit_solution", True, {}) == (
+        "plays the first solving playout"
+    )
+    assert describe_setting("backtracking", "repeats", "path", {}) == (
+        "never repeats a position on its path"
+    )
+    assert describe_setting("random-walk", "restarts", 12, {}) == "12 random walks from the start"
+    assert describe_setting("beam", "width", 6, {}) == "keeps the best 6 of each level"
+    # no phrase: the card keeps "name value" (a value function is the domain's to word)
+    assert describe_setting("mcts", "reward", "progress", {}) is None
+    assert describe_setting("mcts", "child_cache", 10, {}) is None
+    assert describe_setting("my-search", "iterations", 10, {}) is None
+
+
+def test_a_finished_position_shows_its_result_as_its_own_not_the_games() -> None:
+    scene = searchvid.load_scene("tictactoe-mcts-tree")
+    domain = scene.domain
+    results = {"X wins", "O wins", "draw"}
+    named: set[str] = set()
+    for event, text in frames("tictactoe-mcts-tree")[1:]:
+        shown = texts(text)
+        assert not results & set(shown)  # no unnamed "X wins" beside a named one
+        assert not any(t.startswith("outcome: ") and t != "outcome: undecided" for t in shown)
+        end = domain.describe_end(event.node)
+        if end is None or text.phase == end:
+            continue
+        whose = (
+            "this playout"
+            if event.kind is EventKind.LEAF and event.id is None
+            else ("this position")
+        )
+        own = [t for t in shown if t.startswith(("this playout: ", "this position: "))]
+        assert len(own) == 1
+        assert own[0].split(": ")[0] == whose
+        named.add(own[0])
+    assert {"this position: X wins", "this playout: X wins", "this position: draw"} <= named
+
+
+def test_the_game_over_card_says_the_result_once_and_how_a_draw_counts() -> None:
+    _, text = frames("tictactoe-mcts-tree")[-1]
+    assert text.phase == "game over: draw"
+    shown = texts(text)
+    assert "X's win rate 50% (draw = half)" in shown
+    assert [t for t in shown if "draw" in t] == ["X's win rate 50% (draw = half)"]
+
+
+@pytest.mark.parametrize(
+    "name", ["tictactoe-minimax-tree", "tictactoe-minimax", "tictactoe4-solve"]
+)
+def test_minimax_names_its_best_a_value_and_no_result_goes_unnamed(name: str) -> None:
+    shown = [texts(text) for _, text in frames(name)[1:]]
+    assert any("best value so far: draw" in t for t in shown)
+    assert not any(t.startswith("best move") for line in shown for t in line)
+    assert not any({"draw", "X wins", "O wins"} & set(line) for line in shown)
+
+
+def test_an_uncommitted_solving_playout_says_it_is_not_played() -> None:
+    shown = [texts(text) for _, text in frames("watersort-mcts")[1:]]
+    best = {t for line in shown for t in line if t.startswith("best playout")}
+    assert best == {"best playout (not played): solved"}
+
+
+def test_water_sort_names_its_value_functions_in_words() -> None:
+    domain = searchvid.load_scene("watersort-astar").domain
+    describe = domain.describe_value_function  # type: ignore[attr-defined]
+    assert describe("progress") == (
+        "closeness to goal",
+        "1 - pours still needed (at least) / 48",
+    )
+    assert describe("sorted") == ("share of tubes sorted", "tubes of one colour / 12")
+    assert describe("runs") is None
+    checked = 0
+    for _, text in frames("watersort-astar")[1:]:
+        fields = {f.name: f for f in text.fields}
+        h, close = fields.get("h"), fields.get("closeness to goal")
+        if h is None or close is None or not isinstance(h.value, float):
+            continue
+        assert close.value == 1 - h.value / 48  # what the card says it measures
+        checked += 1
+    assert checked == 140  # all but the two of the solved board, which say "solved"
