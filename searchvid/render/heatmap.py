@@ -76,7 +76,7 @@ LEVELS = 4
 ALPHA = 0.2
 """How far each level blends the ground toward :data:`TINT`."""
 
-HEAT_MARK = Mark("searchvid:heat", "visits of this decision's moves")
+HEAT_MARK = Mark("searchvid:heat", "visits of this decision's moves, summed per cell")
 """The legend's entry for the tint (a swatch at the top level); a cell several moves
 occupy sums their visits."""
 

@@ -318,7 +318,7 @@ def test_the_legend_explains_the_heat_only_where_it_is_shown(
     )
     paint = painter(scene)
     words = {w for line in paint.legends[0].lines for w in line}
-    assert ("visits of this decision's moves" in words) is shown
+    assert ("visits of this decision's moves, summed per cell" in words) is shown
     assert ("the move played" in words) is shown
     assert "last move" in words  # the view's own marks stay
 

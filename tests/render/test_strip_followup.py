@@ -132,4 +132,4 @@ def test_the_tree_scene_has_no_heat_map_and_the_mcts_scene_has_one() -> None:
     assert heat_marks(tree.paced_video, True) == ()
     plain = searchvid.load_scene("railroad-mcts")
     words = [mark.text for mark in heat_marks(plain.paced_video, True)]
-    assert words == ["visits of this decision's moves", "the move played"]
+    assert words == ["visits of this decision's moves, summed per cell", "the move played"]
