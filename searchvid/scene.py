@@ -637,12 +637,9 @@ class Scene:
         if split is not None:
             return self._render_split(target, split, scheduler, progress)
         jobs_ = self.render_jobs()
-        if progress is True:
-            from searchvid.progress import progress_bar
-
-            with progress_bar(self.video.max_frames) as advance:
-                return self._render(target, jobs_, advance, folder)
-        return self._render(target, jobs_, progress if callable(progress) else None, folder)
+        return self._with_progress(
+            progress, lambda advance: self._render(target, jobs_, advance, folder)
+        )
 
     def _render_clip(
         self,
@@ -683,12 +680,7 @@ class Scene:
             endings = [self._ending_of(streams) for streams in opened]
             return dataclasses.replace(result, ended=ended_together(endings))
 
-        if progress is True:
-            from searchvid.progress import progress_bar
-
-            with progress_bar(self.video.max_frames) as advance:
-                return clip(advance)
-        return clip(progress if callable(progress) else None)
+        return self._with_progress(progress, clip)
 
     def _render_split(
         self,
@@ -717,12 +709,21 @@ class Scene:
             endings = [self._ending_of(streams) for streams in opened]
             return dataclasses.replace(result, ended=ended_together(endings))
 
+        return self._with_progress(progress, split)
+
+    def _with_progress(
+        self,
+        progress: bool | ProgressCallback,
+        body: Callable[[ProgressCallback | None], RenderResult],
+    ) -> RenderResult:
+        """``body`` called with the progress callback ``progress`` asks for: a terminal bar
+        over the video's frames (True), the caller's own callback, or none."""
         if progress is True:
             from searchvid.progress import progress_bar
 
             with progress_bar(self.video.max_frames) as advance:
-                return split(advance)
-        return split(progress if callable(progress) else None)
+                return body(advance)
+        return body(progress if callable(progress) else None)
 
     def _render(
         self,
