@@ -82,14 +82,14 @@ from searchvid.render.policy import (
     pace,
     selects,
 )
-from searchvid.render.setting_words import describe_setting
+from searchvid.render.setting_words import FRAMES_KEY, describe_setting
 from searchvid.render.settings import VideoOptions
 from searchvid.render.sharedrun import SharedRun
 from searchvid.render.stepping import race_frames
 from searchvid.render.view import CheckedView, View
 from searchvid.render.window import WINDOWED, reports_window
 from searchvid.resources import builtin_scenes_dir
-from searchvid.search.algorithm import ALGORITHMS, Algorithm, make_algorithm
+from searchvid.search.algorithm import ALGORITHMS, Algorithm, Quiet, make_algorithm
 from searchvid.search.events import Event, EventKind
 from searchvid.search.memo import NodeMemo
 from searchvid.search.node import Capability, capabilities_of, check_node
@@ -239,8 +239,14 @@ class Scene:
         return self.domain.root()
 
     def view(self) -> View:
-        """A fresh instance of the domain's view (checked, for a domain of the user's)."""
-        return _domain_view(self.domain)
+        """A fresh instance of the domain's view (checked, for a domain of the user's), told
+        through its optional hook ``show_frontier`` whether a search of the scene reports
+        frontier nodes (its legend then names no mark the run never draws)."""
+        view = _domain_view(self.domain)
+        show = getattr(view, "show_frontier", None)
+        if callable(show):
+            show(any(getattr(s.algorithm_type, "reports_frontier", False) for s in self.searches))
+        return view
 
     def label(self, node: Any) -> str:
         """The domain's label of ``node``."""
@@ -337,6 +343,10 @@ class Scene:
         score = self.score(index)
         several = len(self.searches) > 1
         algorithm = spec.algorithm_type.display_name_for(self.root())
+        # a single random walk is narrated as the random player it is (random_walk.py)
+        narrated = getattr(spec.algorithm_type, "narrated_as", None)
+        words = narrated(spec.options) if narrated is not None else None
+        algorithm, doing = words or (algorithm, "searching")
         return RenderJob(
             view=self.view(),
             video=self.paced_video,
@@ -349,8 +359,9 @@ class Scene:
             algorithm=algorithm,
             value_name=self._value_name(index),
             move_phase=spec.algorithm_type.move_phase,
-            settings=_settings(spec.options, spec.algorithm_type.name),
+            settings=_settings(spec.options, spec.algorithm_type.name, self.video.frames),
             best_name=_best_name(spec.algorithm_type, spec.options),
+            doing=doing,
             backtracks=self.video.undo_mark and getattr(spec.algorithm_type, "backtracks", False),
             heat=_thinks_in_iterations(spec),
             compare=self._comparison() if not several else None,
@@ -403,6 +414,9 @@ class Scene:
         thumbnail = self._thumbnail if self.video.tree_thumbnails else None
         label = None if thumbnail is not None else self.label  # pictures say it better
         outcomes = self._outcome_words()
+        # the scale's middle in the game's words ("draw"), named in the panel's legend
+        said = self.domain.describe_value(0.5) if outcomes is not None else None
+        middle = said.strip() if isinstance(said, str) and said.strip() else None
 
         def make(width: int, height: int, events: Iterable[Event]) -> Any:
             panel = TreePanel(
@@ -412,6 +426,7 @@ class Scene:
                 thumbnail=thumbnail,
                 label=label,
                 outcomes=outcomes,
+                middle=middle,
                 undo_mark=self.video.undo_mark,
                 changes_only=True,  # frames keep the panel's last picture: copy what changed
             )
@@ -460,7 +475,7 @@ class Scene:
     def paced_video(self) -> VideoOptions:
         """The ``[video]`` settings every command uses: with ``duration``, ``every`` chosen by
         a first, silent pass over the searches (see :func:`~searchvid.render.policy.pace`)."""
-        if not self.video.duration:
+        if not self.video.duration and not self.video.after_best:
             return self.video
         key = self._pacing_key()
         known = _PACED.get(key)
@@ -889,6 +904,18 @@ class Scene:
             "searches": each,
         }
 
+    def _quiet(self, search: Algorithm[Any], tally: FrameTally, outcome: _Outcome) -> Quiet | None:
+        """The limits of a quiet pass of ``search`` (:meth:`~searchvid.Algorithm.quiet`)
+        for :meth:`_run_one`, where one gives the same totals as its full stream: the
+        algorithm has one, the frame policy can count (:meth:`FrameTally.quiet`), the
+        outcome watches only IMPROVE (no goal to look for at every state), and the domain
+        is built in (a user's domain has its stream checked event by event)."""
+        if not search.counts_quietly or outcome.watch != _IMPROVE_WATCH:
+            return None
+        if is_user_class(type(self.domain)):
+            return None
+        return tally.quiet(outcome.watch)
+
     def _race_length(self, each: Sequence[dict[str, Any]]) -> int:
         """The frames of the race's video (its searches aligned on work), given each
         search's :meth:`_run_one`; where a search failed, the longest search's frames."""
@@ -907,19 +934,26 @@ class Scene:
         # the plain value functions: no strip shares a search's values here (the memo of
         # search() would cost more than a cheap value function saves)
         search = self._search(index, _values(self.domain))
-        stream = self._traversal(search)
         # counted as assign_frames frames them, without pairing each event with its frame
         tally = FrameTally(video)
+        quiet = self._quiet(search, tally, outcome)
+        stream = self._traversal(search) if quiet is None else None
         try:
-            tally.read(stream.plain(), outcome.see, outcome.watch)
-            ended = ending(stream, tally.events, video)
+            if stream is not None:
+                tally.read(stream.plain(), outcome.see, outcome.watch)
+                ended = ending(stream, tally.events, video)
+            elif quiet is not None:
+                ended = _count_quietly(search, self.root(), tally, quiet, outcome.see)
         except Exception as exc:
             if not keep_errors:
                 raise
             error = describe_failure(exc, hint=False)
         seconds = time.perf_counter() - start
         events, frames = tally.events, tally.frames
-        last = tally.last.node if tally.last is not None else self.root()
+        if quiet is not None:
+            last = quiet.last if quiet.marks else self.root()
+        else:
+            last = tally.last.node if tally.last is not None else self.root()
         record = {
             "scene": str(self.path),
             "title": self.title,
@@ -932,8 +966,7 @@ class Scene:
             "peak_rss_mb": peak_rss_mb(),
             "ended": ended,
             # cut by max_events: as many events, or as much work between them
-            "max_events_reached": ended == "max_events"
-            or (ended is None and getattr(stream, "budget_spent", False)),
+            "max_events_reached": ended == "max_events" or (ended is None and search.budget_spent),
         }
         if error is not None:
             return record | {"best": None, "solved": None, "error": error}
@@ -942,6 +975,27 @@ class Scene:
             "solved": outcome.solved(),
             **self.domain.report(last),
         }
+
+
+def _count_quietly(
+    search: Algorithm[Any],
+    root: Any,
+    tally: FrameTally,
+    quiet: Quiet,
+    see: Callable[[Event], object],
+) -> Ended:
+    """Run ``search``'s quiet pass from ``root`` with ``quiet``'s limits, showing ``see``
+    the events it yields; the totals go to ``tally``, as :meth:`FrameTally.read` and
+    :func:`ending` would have counted them from the full stream. Why the search ended."""
+    try:
+        for event in search.quiet(root, quiet):
+            see(event)
+    except Exception:
+        if not quiet.cut:
+            tally.counted(quiet, budget_spent=False)  # the events made before the failure
+            raise
+        quiet.more = True  # a failure past the cut: the search had more to do (as ending())
+    return tally.counted(quiet, budget_spent=search.budget_spent)
 
 
 def _best_of(each: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
@@ -1595,18 +1649,22 @@ def _best_name(cls: type[Algorithm[Any]], options: Mapping[str, Any]) -> str:
     return str(named(options)) if named is not None else cls.best_name
 
 
-def _settings(options: Mapping[str, Any], algorithm: str = "") -> tuple[Field, ...]:
+def _settings(
+    options: Mapping[str, Any], algorithm: str = "", frames: str = "all"
+) -> tuple[Field, ...]:
     """A ``[search]`` table's settings as fields for the cards: every key the scene sets
     but the algorithm's name, in a reader's phrase where ``algorithm`` (its registry name)
     has one (:func:`~searchvid.render.setting_words.describe_setting`: ``transposition``
     reads ``remembers positions already solved``), else ``iterations 300``,
     ``heuristic runs``, a switch by its words alone: ``alpha beta``, ``no commit
-    solution``."""
+    solution``. ``frames`` is the video's frame selection, for the phrases that say what
+    the video shows of the search (``event_depth``)."""
     fields = []
+    known = {**options, FRAMES_KEY: frames}
     for key, value in options.items():
         if key == "algorithm":
             continue
-        phrase = describe_setting(algorithm, key, value, options)
+        phrase = describe_setting(algorithm, key, value, known)
         if phrase is not None:
             if phrase:  # "": another option's phrase says it
                 fields.append(Field("", phrase))

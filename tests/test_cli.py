@@ -20,12 +20,20 @@ from searchvid.domains.tree.view import BACKGROUND, FILL, HIGHLIGHT, LINE, NodeS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENES = ROOT / "scenes"
-TREE = SCENES / "tree-backtracking.toml"
+TREE = Path(__file__).resolve().parent / "golden" / "seed-tree.toml"
+"""The tree domain's default tree (seed 000's), searched depth first as the seed did."""
 BROKEN = Path(__file__).resolve().parent / "scenes_broken"
 SEED_ORDER = (
     (Path(__file__).resolve().parent / "golden" / "seed_backtracking.txt").read_text().splitlines()
 )
 """Seed 000's test: the nodes observed by backtracking over its "Algorithms" tree."""
+SHIPPED_ORDER = [
+    *("Search", "Single-agent", "Uninformed", "Breadth-First", "Uninformed", "Depth-First"),
+    *("Backtracking", "Depth-First", "Uninformed", "Single-agent", "Informed", "A*"),
+    *("Informed", "Beam Search", "Informed", "Single-agent", "Search", "Adversarial"),
+    *("Minimax", "Adversarial", "Search"),
+]
+"""scenes/tree-backtracking.toml's frames: depth first, one per node on top of the stack."""
 SMALL_TREE = """\
 title = "A small tree"
 seed = 1
@@ -169,9 +177,10 @@ def test_bare_names_resolve_in_scenes(
     (tmp_path / "scenes").mkdir()
     write(tmp_path / "scenes", "mine.toml", SMALL_TREE)
     assert trace(runner, "mine")[0]["label"] == "R"
-    # names not found here fall back to the project's own scenes/
+    # names not found here fall back to the project's own scenes/: its tree of search
+    # algorithms, each node entered and returned to
     framed = [r["label"] for r in trace(runner, "tree-backtracking") if r["frame"] is not None]
-    assert framed == SEED_ORDER
+    assert framed == SHIPPED_ORDER
 
 
 def test_unknown_scene_name_lists_the_known_ones(runner: CliRunner) -> None:
@@ -310,8 +319,8 @@ def test_render_default_output_is_renders_stem_mp4(
     monkeypatch.chdir(tmp_path)
     result = invoke(runner, "render", TREE, "--quiet")
     assert result.exit_code == 0, result.output
-    video = tmp_path / "renders" / "tree-backtracking.mp4"
-    assert sorted(p.name for p in video.parent.iterdir()) == ["tree-backtracking.mp4"]
+    video = tmp_path / "renders" / "seed-tree.mp4"
+    assert sorted(p.name for p in video.parent.iterdir()) == ["seed-tree.mp4"]
     frames, _ = imageio_ffmpeg.count_frames_and_secs(str(video))
     assert frames >= 15
 
@@ -394,7 +403,7 @@ def test_preview_default_output(
     monkeypatch.chdir(tmp_path)
     result = invoke(runner, "preview", TREE)
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "renders" / "tree-backtracking.png").is_file()
+    assert (tmp_path / "renders" / "seed-tree.png").is_file()
 
 
 @pytest.mark.parametrize("index", ["15", "-16", "1000"])

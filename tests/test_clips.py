@@ -16,7 +16,9 @@ from searchvid.cli import main
 from searchvid.errors import UsageError
 from searchvid.render.clip import ClipTime, parse_time
 
-SCENE = "tree-backtracking"  # 15 frames at 2 fps: an opening card held 2 s, a closing 3.5 s
+SCENE = str(Path(__file__).resolve().parent / "golden" / "seed-tree.toml")
+"""The seed's tree searched depth first: 15 frames at 2 fps, an opening card held 2 s, a
+closing 3.5 s."""
 RACE = "tree-bfs-vs-dfs"
 
 

@@ -26,7 +26,7 @@ def test_the_python_api_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (example,) = python_blocks("Python API")
     exec(compile(example, "README.md (Python API)", "exec"), {"__name__": "readme"})
     with Image.open(tmp_path / "tree.gif") as image:
-        assert image.n_frames == 15  # the seed's 15 steps
+        assert image.n_frames == 21  # its 11 nodes entered, 10 returns to a parent
     with Image.open(tmp_path / "last.png") as image:
         assert image.mode == "RGB"
     frames, _ = imageio_ffmpeg.count_frames_and_secs(str(tmp_path / "midgame.mp4"))

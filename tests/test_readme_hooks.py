@@ -69,12 +69,16 @@ def first_names(block: str) -> list[str]:
 
 
 def hooks_read_by_the_renderer() -> set[str]:
-    """Names read with ``getattr`` on views, domains and narrators in ``searchvid/render``."""
+    """Names read with ``getattr`` on views, domains and narrators in ``searchvid/render``,
+    and on views in the scene, which makes the view the renderer draws with
+    (``show_frontier``)."""
     found = set()
     for path in sorted(RENDER.glob("*.py")):
         for owner, name in _GETATTR.findall(path.read_text(encoding="utf-8")):
             if any(word in owner.lower() for word in _OWNERS):
                 found.add(name)
+    scene = (RENDER.parent / "scene.py").read_text(encoding="utf-8")
+    found.update(name for owner, name in _GETATTR.findall(scene) if "view" in owner.lower())
     return found
 
 
@@ -93,6 +97,7 @@ def test_the_scan_finds_the_optional_hooks_of_views_and_domains() -> None:
         "move_cells",
         "observe",
         "describe_problem",
+        "show_frontier",
     }
 
 

@@ -113,7 +113,7 @@ def test_the_command_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["storyboard", "tree-backtracking", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert result.output.endswith(f"sheet -> {out}\n")
-    assert result.output.startswith(" of 15 frames (", 2)
+    assert result.output.startswith(" of 21 frames (", 2)
     bad = CliRunner().invoke(main, ["storyboard", "tree-backtracking", "-o", "x.jpg"])
     assert (bad.exit_code, bad.output) == (
         2,

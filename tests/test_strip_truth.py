@@ -22,7 +22,7 @@ import pytest
 import searchvid
 from searchvid.domains import make_domain
 from searchvid.render.hud import HudText
-from searchvid.render.setting_words import describe_setting
+from searchvid.render.setting_words import FRAMES_KEY, describe_setting
 from searchvid.resources import builtin_scenes_dir
 from searchvid.search import Event, EventKind
 from searchvid.search.node import Capability, capabilities_of
@@ -48,7 +48,8 @@ class Column:
 
     @property
     def algorithm(self) -> str:
-        return self.scene.searches[self.index].algorithm_type.display_name_for(self.root)
+        # as the strip names it: random play (a single random walk) is no search
+        return self.scene.render_job(self.index).algorithm
 
 
 @functools.cache
@@ -80,12 +81,13 @@ def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
         assert text.phase == domain.describe_problem(column.root)
         assert text.fields[0] == Field("search:", column.algorithm)
         table = column.scene.searches[column.index].options
+        frames = column.scene.video.frames  # what the card may promise to show
         expected = []
         described = getattr(domain, "describe_value_function", lambda name: None)
         algorithm = column.scene.searches[column.index].algorithm_type.name
         for key, value in table.items():  # a switch reads as words: "no commit solution"
             words = key.replace("_", " ")
-            phrase = describe_setting(algorithm, key, value, table)
+            phrase = describe_setting(algorithm, key, value, {**table, FRAMES_KEY: frames})
             if phrase is not None:  # a reader's phrase: "remembers positions already solved"
                 expected += [phrase] if phrase else []
             elif key != "algorithm":
@@ -94,6 +96,10 @@ def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
                 expected.append(
                     words if value is True else f"no {words}" if value is False else words
                 )
+        for field in domain.status(column.root):  # what a field of the domain counts
+            counts = described(field.name)
+            if counts is not None and counts[0] == field.name:
+                expected.append(f"{field.name}:")
         job = column.scene.render_job(column.index)
         meaning = described(job.value_name) if job.values and job.value_name else None
         if meaning is not None:  # what the strip's value measures, said once
@@ -115,8 +121,10 @@ def number(text: HudText, name: str) -> float | None:
 def doings(column: Column) -> set[str]:
     """What a frame other than the last may say the search is doing."""
     phase = column.scene.searches[column.index].algorithm_type.move_phase
-    # a random playout's state is not the search's position, and says so
-    doing = ("searching", phase, "rolling the dice", "playout, not played")
+    # a random playout's state is not the search's position, and says so; random play (a
+    # single random walk) is "in progress", not searching
+    own = column.scene.render_job(column.index).doing
+    doing = (own, phase, "rolling the dice", "playout, not played")
     return {f"{column.algorithm} {words}" for words in doing}
 
 
@@ -238,13 +246,23 @@ def check_counters(column: Column, names: tuple[str, ...]) -> None:
         last = now
 
 
+def check_walks(column: Column) -> None:
+    """Several walks count them and never go back; a single one (random play) counts no
+    walk and keeps no best: a search's words on a random baseline would be false."""
+    if column.scene.searches[column.index].options.get("restarts", 1) > 1:
+        check_counters(column, ("walk",))
+        return
+    for _, text in column.frames:
+        assert not {"walk", "best"} & set(fields(text)), text
+
+
 CHECKS: dict[str, Callable[[Column], None]] = {
     "astar": check_heuristic,
     "best-first": check_heuristic,
     "mcts": check_mcts,
     "minimax": lambda c: check_counters(c, ("nodes searched", "transpositions", "cut-offs")),
     "backtracking": lambda c: check_counters(c, ("visited",)),
-    "random-walk": lambda c: check_counters(c, ("walk",)),
+    "random-walk": check_walks,
 }
 
 

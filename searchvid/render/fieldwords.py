@@ -1,10 +1,12 @@
 """Names the status strip gives to fields whose bare names would mislead a reader: the
-leading move's visits, visits kept from earlier moves, a best board's step, and a frontier
-search's progress counters (split from :mod:`searchvid.render.narration`)."""
+leading move's visits, visits kept from earlier moves, whose a win rate is, a best board's
+step, and a frontier search's progress counters (split from
+:mod:`searchvid.render.narration`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from searchvid.search.status import Field
 
@@ -21,6 +23,11 @@ LEADER = "most visited move"
 """What the strip calls an iteration block's ``visits``: they are the leading move's (a
 board's heat map writes a cell's sum over its moves, which would else read as the same
 count)."""
+
+SEARCHED = "searched position"
+"""What the strip calls the own value of a board the search looked at ahead of a game played
+move by move (``searched position: X wins``, ``searched position: undecided``): not the
+game's position, whose result may differ."""
 
 KEPT_VISITS = "(some from earlier moves)"
 """Said after the most visited move's visits when they outnumber the iterations run for the
@@ -63,3 +70,31 @@ def kept_visits(fields: Sequence[Field], notes: bool = True) -> Sequence[Field]:
         if notes and value is not None and value > done:
             shown.append(Field("", KEPT_VISITS))
     return tuple(shown)
+
+
+def named_win_rate(
+    fields: Sequence[Field], describe_value: Callable[[float], str | None] | None
+) -> Sequence[Field]:
+    """``fields`` with a two-player search's ``win rate`` named for the player it belongs
+    to, in the domain's words for its values (``describe_value``: the words before `` wins``
+    of value 1, ``first player's win rate 51%``, ``X's win rate 60%``), and how a draw
+    counts (``(draw = half)``). The search gives the first player's rate (player 0's, on the
+    scale of the game's values) on every frame, whoever moves, so it is shown as is: one
+    player's rate throughout does not swap sides from move to move. Without such words
+    (None, or no `` wins``) the fields are unchanged."""
+    if describe_value is None or not any(f.name == "win rate" for f in fields):
+        return fields
+    words = describe_value(1.0)
+    if not isinstance(words, str) or not words.endswith(" wins"):
+        return fields
+    name = f"{words.removesuffix(' wins')}'s win rate"
+    half = describe_value(0.5)
+    # the mean reward counts a draw as half a win: "win rate 50%" after draws only reads
+    # as false unless the strip says how a draw counts
+    note = f"({half} = half)" if isinstance(half, str) and not half.endswith(" wins") else ""
+    return [
+        replace(f, name=name, unit=note if f.value is not None else f.unit)
+        if f.name == "win rate"
+        else f
+        for f in fields
+    ]

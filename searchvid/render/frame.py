@@ -46,6 +46,11 @@ from searchvid.render.indexstrip import IndexStrip
 from searchvid.render.narration import Card, Ending, Narration, Voice, in_race
 from searchvid.render.placed import COLOR as PLACED
 from searchvid.render.placed import PlacedWatch, Step, bracket, bracket_width, changed_cells
+from searchvid.render.playout import COLOR as PLAYOUT
+from searchvid.render.playout import MARK as PLAYOUT_MARK
+from searchvid.render.playout import cells as playout_cells
+from searchvid.render.playout import frame_width, playout_marks, shows_playout
+from searchvid.render.playout import swatch as playout_swatch
 from searchvid.render.settings import VideoOptions
 from searchvid.render.undo import COLOR as UNDONE
 from searchvid.render.undo import Left, UndoWatch, line_width, marked_cells
@@ -122,12 +127,16 @@ class Boards:
         heat: The searches may show a heat map on the boards (an MCTS whose view's moves
             have board positions); the legend then explains it, unless ``[video]`` turns
             it off.
+        iterations: A search thinks in iterations (MCTS): its frames may show a playout's
+            end, framed on the board (:mod:`searchvid.render.playout`), which the legend
+            then explains, unless the frames are the moves only.
     """
 
     shapes: tuple[tuple[int, int], ...]
     marks: tuple[Mark, ...] = ()
     label_size: LabelSize | None = None
     heat: bool = False
+    iterations: bool = False
 
     @classmethod
     def of(
@@ -153,11 +162,16 @@ class Boards:
             marks,
             label_size if callable(label_size) else None,
             heat=heat and heat_possible(view),
+            iterations=heat,
         )
 
     def layout(self, video: VideoOptions) -> FrameLayout:
         """The frame's layout under ``video`` (tree panels where ``video.tree`` says)."""
-        marks = (*self.marks, *heat_marks(video, self.heat))
+        marks = (
+            *self.marks,
+            *heat_marks(video, self.heat),
+            *playout_marks(video, self.iterations),
+        )
         return FrameLayout(self.shapes, video, [video.tree] * len(self.shapes), marks=marks)
 
 
@@ -187,7 +201,14 @@ class FramePainter:
         )
         self.label_size = boards.label_size
         shapes = [(int(t.view.shape[0]), int(t.view.shape[1])) for t in tracks]
-        marks = (*boards.marks, *heat_marks(video, boards.heat))
+        marks = (
+            *boards.marks,
+            *heat_marks(video, boards.heat),
+            *playout_marks(video, boards.iterations),
+        )
+        # an MCTS's board framed where it shows a playout's end (its legend says so)
+        framed = bool(playout_marks(video, boards.iterations))
+        self._playouts = [framed and t.heat for t in tracks]
         self.heats = [
             HeatLayer(t.view) if t.heat and heat_marks(video, boards.heat) else None for t in tracks
         ]
@@ -230,6 +251,8 @@ class FramePainter:
         self._placed = [PlacedWatch() if placed else None for _ in tracks]
         if placed:
             extra.append(PLACED)
+        if framed:
+            extra.append(PLAYOUT)
         self._labels = [self._cell_labels(t.view, s) for t, s in zip(tracks, shapes, strict=True)]
         for labels in self._labels:
             extra.extend(labels.colors)
@@ -356,6 +379,8 @@ class FramePainter:
             swatch = heat.swatch(name) if heat is not None else None
             if swatch is not None:
                 return swatch
+        if name == PLAYOUT_MARK.tile:
+            return playout_swatch(self.video.tile_size, BACKGROUND)
         tiles: Pixels = self.atlas.tiles[view.tileset.id(name)]
         return tiles
 
@@ -488,6 +513,10 @@ class FramePainter:
                 spec.view, parent.node, event.node, spec.view.grid(parent.node), grid
             )
             bracket(board, cells, width=bracket_width(self.video.tile_size))
+            self._labels[track].covered(cells)
+        if self._playouts[track] and shows_playout(event):  # not the position played
+            cells = list(playout_cells(grid.size))
+            board.outline(cells, PLAYOUT, width=frame_width(self.video.tile_size))
             self._labels[track].covered(cells)
         self._labels[track].paint(
             board, before, everything=redrawn == grid.size or heat is not None

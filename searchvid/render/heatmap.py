@@ -5,12 +5,15 @@ iteration from the root to the ``MOVE`` that commits a move), each child of the 
 the board cells its move occupies, more strongly the larger its share of the root's
 visits, and writes its visit count there on a badge (text at least 12 px tall, so cells
 of about 24 px or more, as a 720-px frame still has; a count too wide for its cell
-shrinks to ``1.2k``); a cell several moves occupy sums their visits.
+shrinks to ``1.2k``); a cell several moves occupy sums their visits. The badge stands where
+it covers the least of the tile's own drawing: centred on an empty cell, in a free corner or
+side of a cell holding a piece, so that a count never hides what it counts.
 
 **The decision just made.** The ``MOVE`` frame that commits a move shows the whole
 decision: every move's visits as the search left them, on the board after the move, and
 the move played outlined in the sky blue of the tree panel's principal variation (the
-legend: "the move played"). Only the played move is outlined, on that frame alone: while
+legend: "the move played") and left untinted: the piece just placed (on a closing board,
+the winning one) keeps its own colours. Only the played move is outlined, on that frame alone: while
 the search still thinks no move is played, and the most visited move so far is often one
 of a tie. With ``frames = "moves"`` every frame that plays a move has heat; a roll of the
 dice (``ROLL``) decides nothing and has none. Everything is read from the events
@@ -32,7 +35,8 @@ cell that several moves occupy sums their visits.
 **Exact pixels.** A heated cell is a pure function of its tile and of its heat (level,
 count, outline), painted over the board after the board's own incremental redraw, so a
 frame is the same whether the board was redrawn in part or in full. The tint blends only
-the tile's ground (its most common colour) toward :data:`TINT`, so the GIF palette needs
+the tile's ground (the most common colour along its edges, not a large piece's) toward
+:data:`TINT`, so the GIF palette needs
 only a few colours per ground (:meth:`HeatLayer.extra_colors`); the count is set on a
 badge in the status strip's colours.
 """
@@ -318,9 +322,10 @@ class HeatLayer:
         assert self._atlas is not None, "bind() first"
         assert self._grounds is not None
         # the first tile with the most common ground: an empty cell on most boards
-        picture = self._tinted_tile(0, LEVELS)
-        if name == PV_MARK.tile:
-            _outline(picture, max(2, picture.shape[0] // 8 & ~1))
+        if name != PV_MARK.tile:
+            return self._tinted_tile(0, LEVELS)
+        picture = self._tinted_tile(0, 0)  # level 0: as the cell is drawn, untinted
+        _outline(picture, max(2, picture.shape[0] // 8 & ~1))
         return picture
 
     # -- drawing --------------------------------------------------------------------------
@@ -362,13 +367,19 @@ class HeatLayer:
         key = (tile, heat)
         picture = self._pictures.get(key)
         if picture is None:
-            picture = self._tinted_tile(tile, heat.level)
-            if heat.best:
+            if heat.best:  # the piece just placed in its own colours, only outlined
+                picture = self._tinted_tile(tile, 0)
                 _outline(picture, _outline_width(picture.shape[0]))
+            else:
+                picture = self._tinted_tile(tile, heat.level)
             words = self._count_words(heat.visits)
             if words is not None:
                 assert self._text is not None
-                _badge(picture, self._text, words)
+                assert self._atlas is not None
+                assert self._grounds is not None
+                # the tile's own drawing (a piece, a road): a badge must not hide it
+                art = (self._atlas.tiles[tile] != self._grounds[tile]).any(axis=-1)
+                _badge(picture, self._text, words, art)
             if len(self._pictures) > 4096:
                 self._pictures.clear()
             self._pictures[key] = picture
@@ -390,6 +401,8 @@ class HeatLayer:
         assert self._atlas is not None, "bind() first"
         assert self._grounds is not None
         picture: Pixels = self._atlas.tiles[tile].copy()
+        if level == 0:  # untinted: the tile as the board draws it
+            return picture
         ground = self._grounds[tile]
         where = (picture == ground).all(axis=-1)
         picture[where] = self._snap(_tinted(_rgb(ground), level))
@@ -409,8 +422,13 @@ def _rgb(color: Any) -> RGB:
 
 
 def _ground(tile: Pixels) -> RGB:
-    """The most common colour of ``tile`` (ties: the smallest packed value)."""
-    flat = tile.reshape(-1, 3)
+    """The most common colour of ``tile``'s edge band, an eighth of its side wide (ties:
+    the smallest packed value): a cell's ground shows at its edges, while a piece that
+    fills most of the cell would win a count over the whole tile and be tinted."""
+    band = max(1, tile.shape[0] // 8)
+    edges = np.ones(tile.shape[:2], dtype=bool)
+    edges[band:-band, band:-band] = False
+    flat = tile[edges]
     colors, counts = np.unique(flat, axis=0, return_counts=True)
     return _rgb(colors[int(counts.argmax())])
 
@@ -454,15 +472,40 @@ def _outline(picture: Pixels, width: int) -> None:
     picture[:, -width:] = PV
 
 
-def _badge(picture: Pixels, text: TextInk, words: str) -> None:
-    """``words`` on a badge in the status strip's colours, centred in ``picture``."""
+def _badge(picture: Pixels, text: TextInk, words: str, art: npt.NDArray[np.bool_]) -> None:
+    """``words`` on a badge in the status strip's colours, where it covers the fewest
+    pixels of the tile's own drawing ``art`` (a mask of ``picture``'s shape): the centre
+    of an empty cell, else the corner or side its piece leaves free (ties: the centre, then
+    the corners, then the sides), so that a count never hides the piece it counts."""
     ink = text.ink(words)
     side = picture.shape[0]
-    height, width = ink.shape[0] + 4, min(ink.shape[1] + 8, side - 2 * _edge(side))
-    top, left = (side - height) // 2, (side - width) // 2
+    edge = _edge(side)
+    height, width = ink.shape[0] + 4, min(ink.shape[1] + 8, side - 2 * edge)
+    top, left = _badge_place(art, height, width, edge)
     box = picture[top : top + height, left : left + width]
     box[:] = BADGE
     level = np.zeros(box.shape[:2], dtype=np.uint8)
     part = ink[:, : width - 4]
     level[2 : 2 + part.shape[0], 4 : 4 + part.shape[1]] = part
     blend(box, level, INK)
+
+
+def _badge_place(art: npt.NDArray[np.bool_], height: int, width: int, edge: int) -> tuple[int, int]:
+    """The (top, left) of a ``height`` x ``width`` badge inside a cell's ``edge`` band
+    covering the fewest ``art`` pixels (first of centre, corners, sides on a tie)."""
+    side = art.shape[0]
+    middle_top, middle_left = (side - height) // 2, (side - width) // 2
+    low, right = side - edge - height, side - edge - width
+    places = [
+        (middle_top, middle_left),
+        (edge, edge),
+        (edge, right),
+        (low, edge),
+        (low, right),
+        (edge, middle_left),
+        (low, middle_left),
+        (middle_top, edge),
+        (middle_top, right),
+    ]
+    covered = [int(art[t : t + height, x : x + width].sum()) for t, x in places]
+    return places[covered.index(min(covered))]

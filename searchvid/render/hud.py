@@ -232,7 +232,7 @@ class Hud:
             changed = True
         if self.captions and (caption != old_caption or first):
             usable = self.width - 2 * self._pad
-            cut = self._cut(caption or "", usable)
+            cut = self._cut(self._shortened(caption or "", usable), usable)
             line = self.title_lines + self.status_lines
             self._draw_line(line, [(cut, self._pad, self.width - self._pad)], _STATUS)
             changed = True
@@ -387,6 +387,18 @@ class Hud:
         """Pixels ``text`` takes when set as a whole (kerning included)."""
         return self._text.advance(text)
 
+    def _shortened(self, text: str, width: int) -> str:
+        """``text`` without its asides, where it does not fit ``width`` pixels: the
+        parenthesised parts (a closing caption's settings, which the opening card states),
+        last first, until it fits. A cut line ends in "…" mid-phrase, and what is cut is
+        the end, often the result."""
+        while self._measure(text) > width:
+            aside = _last_aside(text)
+            if aside is None:
+                break
+            text = text[: aside[0]] + text[aside[1] :]
+        return text
+
     def _cut(self, text: str, width: int) -> str:
         """``text``, or its longest prefix ended with "…" that fits ``width`` pixels ("…"
         alone when nothing fits)."""
@@ -464,6 +476,20 @@ class _Piece(str):
     whole line, so the next text starts on a line of its own."""
 
     __slots__ = ()
+
+
+def _last_aside(text: str) -> tuple[int, int] | None:
+    """Where the last parenthesised part of ``text`` stands, with the space before it:
+    ``(start, end)`` to cut out (nested parentheses kept whole); None where there is none
+    or its parentheses do not match."""
+    end = text.rfind(")")
+    depth = 0
+    for at in range(end, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[at], 0)
+        if depth == 0:
+            start = at - 1 if at > 0 and text[at - 1] == " " else at
+            return start, end + 1
+    return None
 
 
 def _greedy(slots: Sequence[int], measure: int, gap: int) -> list[list[int]]:

@@ -50,7 +50,9 @@ class RenderJob:
         settings: The algorithm's settings as the scene gives them, for the opening and
             closing cards (``Field("iterations", 300)``).
         best_name: What the strip calls the best value so far (the algorithm's
-            :attr:`~searchvid.Algorithm.best_name`).
+            :attr:`~searchvid.Algorithm.best_name`; ``""``: no such field).
+        doing: What the search's own frames do, after the algorithm's name in the phase
+            (``searching``; ``in progress`` for random play, which does not search).
         backtracks: The algorithm steps back (its :attr:`~searchvid.Algorithm.backtracks`):
             the board frames what each step back undid, and the legend says so.
         heat: The algorithm thinks in iterations from a root (MCTS): the board may show a
@@ -70,6 +72,7 @@ class RenderJob:
     move_phase: str = "solution"
     settings: tuple[Field, ...] = ()
     best_name: str = "best"
+    doing: str = "searching"
     backtracks: bool = False
     heat: bool = False
     compare: Callable[[], Sequence[Field]] | None = None
@@ -88,6 +91,7 @@ class RenderJob:
             captions=self.video.captions,
             settings=self.settings,
             best_name=self.best_name,
+            doing=self.doing,
             compare=self.compare,
         )
 

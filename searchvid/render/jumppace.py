@@ -38,7 +38,9 @@ def paced_for_jumps(
     stretches made short gives the time back by lowering ``every`` (never below
     ``least_every``, nor so far that the frames would not fit ``max_frames``), measured
     again. At most ``passes`` silent passes; the smallest ``every`` that fits wins. Without
-    ``duration``, or without ``max_jumps`` and ``compress_dead``, ``video`` unchanged.
+    ``duration``, or without ``max_jumps`` and ``compress_dead``, ``video`` unchanged; but
+    with ``after_best`` and without ``duration``, only the final best held and the settled
+    stretches after it played fast (``every`` as the scene sets it).
 
     Args:
         sources: Each search's events, replayable.
@@ -50,6 +52,9 @@ def paced_for_jumps(
     # a race's columns are aligned on work, and a filmstrip changes where the board may
     # not: neither is compressed
     compress = video.compress_dead > 0 and len(sources) == 1 and not video.filmstrip
+    settle = compress and video.after_best > 0  # the final best held, what follows settled
+    if not video.duration and settle:
+        return _settled_only(sources, view, video)
     if not video.duration or not (jump_hold(video) or compress):
         return video
     budget = round(video.duration * video.fps)
@@ -59,8 +64,8 @@ def paced_for_jumps(
     every = video.every
     for _ in range(passes):
         tried = dataclasses.replace(video, every=every)
-        measure = _measure(sources, view, tried, compress)
-        if not measure.runs and not jump_hold(video) and every == video.every:
+        measure = _measure(sources, view, tried, compress, settle)
+        if not measure.runs and not jump_hold(video) and every == video.every and not settle:
             return video  # nothing held, nothing compressed: pacing's count stands
         length = measure.ticks - sum(stretch.dropped for stretch in measure.video_dead)
         if length > budget or (compress and measure.cut):
@@ -83,6 +88,22 @@ def paced_for_jumps(
     return chosen
 
 
+def _settled_only(
+    sources: Sequence[Callable[[], Iterable[Event]]],
+    view: Callable[[], View],
+    video: VideoOptions,
+) -> VideoOptions:
+    """``video`` without ``duration`` but with ``after_best``: nothing thinned and no dead
+    stretch played fast (those need ``duration``), only the final best held and the settled
+    stretches after it played fast; one silent pass finds them."""
+    measure = _measure(sources, view, video, True, True)
+    final = measure.final_best
+    if final is None:
+        return video
+    settled = [run for run in measure.runs if run[0] > final]
+    return planned(video, settled, final)
+
+
 @dataclasses.dataclass
 class _Measure:
     """What a silent pass measured of a video.
@@ -97,6 +118,8 @@ class _Measure:
             has more frames than ``max_frames`` once they are played fast, or was cut at
             :data:`_LIFT` times as many before.
         video_dead: The dead stretches planned from ``runs``.
+        final_best: The frame of the search's final best (numbered without dead stretches),
+            held ``after_best`` seconds (None: no such hold).
     """
 
     ticks: int
@@ -105,10 +128,14 @@ class _Measure:
     runs: list[tuple[int, int]]
     cut: bool
     video_dead: tuple[DeadStretch, ...] = ()
+    final_best: int | None = None
 
     def paced(self, video: VideoOptions) -> VideoOptions:
-        """``video`` with the dead stretches found (unchanged without any)."""
-        return planned(video, self.runs) if self.runs else video
+        """``video`` with the dead stretches found and the final best's hold (unchanged
+        without either)."""
+        if not self.runs and self.final_best is None:
+            return video
+        return planned(video, self.runs, self.final_best)
 
     def shrunk(self, every: int, budget: int, least: int, max_frames: int) -> int:
         """The ``every`` that fills ``budget`` with the time the dead stretches saved: the
@@ -127,15 +154,17 @@ def _measure(
     view: Callable[[], View],
     video: VideoOptions,
     compress: bool,
+    settle: bool = False,
 ) -> _Measure:
     """One silent pass: the video's length in frame durations, holds included, as
-    :func:`timed_strips` times it, and its dead runs (``compress``)."""
+    :func:`timed_strips` times it (the final best's hold added, ``settle``), and its dead
+    runs (``compress``; those after the final best settled, ``settle``)."""
     limit = video.max_frames
     if compress:  # the frames a dead stretch drops do not fill the video
         video = dataclasses.replace(video, max_frames=limit * _LIFT)
     jobs = [RenderJob(view=view(), video=video, title="") for _ in sources]
     run = Run(sources, jobs, _Viewers(jobs), None)
-    finder = DeadFinder(video) if compress else None
+    finder = DeadFinder(video, settle=settle) if compress else None
     ticks = frames = ones = 0
     ones_at: list[int] = []  # frames one frame duration long, for ``live``
     cut = False
@@ -155,15 +184,19 @@ def _measure(
             if item is not None and panel is not None and item[0].id not in panel:
                 lively = True  # the tree panel shows a node it never showed before
                 panel.add(item[0].id)
-            finder.see(jobs[0].view.grid(item[0].node) if item is not None else None, lively)
+            grid = jobs[0].view.grid(item[0].node) if item is not None else None
+            finder.see(grid, lively, item is not None and item[2])
     runs = finder.finish() if finder is not None else []
+    final = finder.final_best if finder is not None and settle else None
+    if final is not None:  # this pass's video holds it not yet: the paced one will
+        ticks += max(0, round(video.after_best * video.fps) - 1)
     ticks += round(held_last(video).hold_last * video.fps)
     inside = sum(end - first for first, end in runs)  # dead frames are one long each
     ones = len(ones_at) - inside
-    stretches = planned(video, runs).dead if runs else ()
+    stretches = planned(video, runs, final).dead if runs else ()
     if compress and frames - sum(s.dropped for s in stretches) > limit - 1:
         cut = True  # played fast, it would still be cut at max_frames
-    return _Measure(ticks, frames, ones, runs, cut, stretches)
+    return _Measure(ticks, frames, ones, runs, cut, stretches, final)
 
 
 _LIFT = 4

@@ -16,7 +16,9 @@ from typing import Any, Protocol
 from searchvid.render.fieldwords import (
     FOUND_AT,
     SEARCH_COUNTERS,
+    SEARCHED,
     kept_visits,
+    named_win_rate,
 )
 from searchvid.render.filmstrip import REPLAY_NOTE
 from searchvid.render.hud import HudText
@@ -84,7 +86,10 @@ class Voice:
         captions: Whether to narrate each frame on a caption line.
         settings: The algorithm's settings as the scene gives them (``iterations 300``),
             for the opening and closing cards.
-        best_name: What the strip calls the best value so far ("best", "best playout").
+        best_name: What the strip calls the best value so far ("best", "best playout";
+            "": no such field, for random play, which keeps no best).
+        doing: What the search's own frames do, after its name in the phase
+            ("searching"; "in progress" for random play, which does not search).
     """
 
     title: str
@@ -97,6 +102,7 @@ class Voice:
     captions: bool = False
     settings: tuple[Field, ...] = ()
     best_name: str = "best"
+    doing: str = "searching"
     caption: Callable[[Event], str | None] | None = None
     """The frame's own caption line (a :class:`~searchvid.VideoWriter`'s ``observe(caption=)``)
     in place of the narrated words, where it gives one (None: always narrated)."""
@@ -174,9 +180,9 @@ class Narration:
         self._nodes: OrderedDict[int, Any] = OrderedDict()
         self._tree_nodes = 0  # tree ids count from 0 in creation order: the largest + 1
         self._played: list[tuple[Any, int, int]] = []  # the MOVEs in a row: node, id, depth
-        # the positions a plan decides from: the latest committed (or the start) and the one
-        # before it, whose player to move chose the move on screen (see _whose)
-        self._deciding: tuple[Any, Any] = (None, None)
+        # the game's position: the latest committed move's (or roll's) node, or the start (a
+        # frame of the search may show another board: see _searched)
+        self._game: Any = None
         # the step of the latest event that is no MOVE: where the search stood when a found
         # solution's replay began (None: no such event yet)
         self._search_step: int | None = None
@@ -190,8 +196,8 @@ class Narration:
             del self._played[:-REPLAY_BOARDS]
         elif self._played:
             self._played.clear()  # a played line is the MOVEs in a row
-        if event.kind is EventKind.MOVE or self._deciding[1] is None:
-            self._deciding = (self._deciding[1], event.node)
+        if event.kind in _PLAYED or self._game is None:  # a roll of the dice moves it too
+            self._game = event.node
         if event.id is not None and event.id >= self._tree_nodes:
             self._tree_nodes = event.id + 1
         if event.id is not None and event.kind.shows_state:
@@ -231,7 +237,10 @@ class Narration:
             # the search is over: its counters would not describe the board shown (the
             # closing card keeps them, as what the search cost)
             fields = [f for f in fields if f.name not in SEARCH_COUNTERS]
-        shown.extend(self._worded(f) for f in self._whose(event, kept_visits(fields, voice.notes)))
+        narrator = voice.narrator
+        values = narrator.describe_value if narrator is not None else None
+        fields = named_win_rate(kept_visits(fields, voice.notes), values)
+        shown.extend(self._worded(f) for f in fields)
         domain = list(voice.narrator.status(node)) if voice.narrator is not None else []
         shown.extend(domain)
         phase = self._phase(event, ending)
@@ -248,10 +257,16 @@ class Narration:
                 name = f"{name} value"
             end = self._end_words(node)
             said = self._value_words(value, node if own else None)
+            searched = self._searched(event)
             if own and end is not None and isinstance(said, str):
                 # a finished position's own value is its result: whose it is, or a reader
                 # takes "outcome: X wins" at move 2 for the game's
                 name = "this playout" if _playout_end(event) else "this position"
+            if own and isinstance(said, str) and searched and not _playout_end(event):
+                # a board the search looked at ahead of the game: "X wins" there is not the
+                # game's result, nor "undecided" its state (a reader took a searched win
+                # for the game's in a game that ends drawn)
+                name = SEARCHED
             if isinstance(said, str):
                 # the domain's "draw" beside "value: draw" says it twice, once unnamed
                 shown = [f for f in shown if f not in domain or f.text() != said]
@@ -267,7 +282,8 @@ class Narration:
             # the last frame's phase that already states the best ("all 12 exits joined
             # with 23 tiles"): "best: all 12 exits joined" beside it says it once more
             stated = ending is not None and isinstance(best_said, str) and best_said in phase
-            if not (named and (ending is not None or best is None)) and not stated:
+            left_off = not voice.best_name or (named and (ending is not None or best is None))
+            if not left_off and not stated:
                 shown.append(_value_field(voice.best_name, best_said))
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(voice.title, phase, tuple(shown), caption)
@@ -278,41 +294,14 @@ class Narration:
         narrator = self.voice.narrator
         return narrator.describe_end(node) or None if narrator is not None else None
 
-    def _whose(self, event: Event, fields: Sequence[Field]) -> Sequence[Field]:
-        """``fields`` with a two-player search's ``win rate`` given as the first player's
-        (player 0, who moves first), named in the domain's words (``player 0's win rate
-        14%``, ``X's win rate 60%``) on every frame: the search rates a move for the player
-        who chooses it, the one to move where the move is made (on a committed move's frame,
-        the position before it), so where that is player 1 the rate is turned to player 0's
-        (``1 - r``, as MCTS counts player 1's reward); one player's rate throughout does not
-        swap sides from move to move."""
-        narrator = self.voice.narrator
-        if narrator is None or not any(f.name == "win rate" for f in fields):
-            return fields
-        before, now = self._deciding
-        chooser = before if event.kind is EventKind.MOVE else now
-        mover = getattr(chooser, "to_move", None)
-        if event.kind.value == "roll" or mover not in (0, 1):
-            return fields
-        words = narrator.describe_value(1.0)
-        if not words or not words.endswith(" wins"):
-            return fields
-        name = f"{words.removesuffix(' wins')}'s win rate"
-        half = narrator.describe_value(0.5)
-        # the mean reward counts a draw as half a win: "win rate 50%" after draws only
-        # reads as false unless the strip says how a draw counts
-        note = f"({half} = half)" if half and not half.endswith(" wins") else ""
-        return [
-            replace(
-                f,
-                name=name,
-                value=_first_players(f.value, mover),
-                unit=note if f.value is not None else f.unit,
-            )
-            if f.name == "win rate"
-            else f
-            for f in fields
-        ]
+    def _searched(self, event: Event) -> bool:
+        """Whether ``event``'s board is a position the search looked at, not the game's: in
+        a game played move by move (``move_phase`` ``"playing"``), a frame of the search
+        (no committed move, no roll) whose node is not the position reached by the moves
+        played so far."""
+        if self.voice.move_phase != "playing" or event.kind in _PLAYED:
+            return False
+        return event.node is not self._game
 
     def film_view(self, event: Event, view: FrontierView | None) -> FrontierView | None:
         """The filmstrip's view of the frame showing ``event``: the algorithm's ``view``
@@ -358,6 +347,11 @@ class Narration:
         if not problem:
             problem = f"from {narrator.label(node)}" if narrator is not None else "the start"
         settings = self._settings()
+        if narrator is not None:  # what the domain's own fields count, where it says
+            for field in narrator.status(node):
+                counts = self._value_function_words(field.name)
+                if counts is not None and counts[0] == field.name:
+                    settings.append(Field(f"{field.name}:", counts[1]))
         meaning = self._value_function_words(voice.value_name) if voice.values else None
         if meaning is not None:  # what the strip's value measures, said once
             settings.append(Field(f"{meaning[0]}:", meaning[1]))
@@ -443,8 +437,22 @@ class Narration:
             text = f"best of {format_number(count)} {unit}: {words}, "
             text += f"{counter.name} {counter.value_text().split('/')[0]}"
         else:
-            return f"{ending.value}; best found: {words}"
+            return f"{ending.value}; best found: {words}{self._none_after(event, ending)}"
         return text if ending is Ending.COMPLETE else f"{ending.value}; {text}"
+
+    def _none_after(self, event: Event, ending: Ending) -> str:
+        """``, none better in the 27,830 steps after it``: what the rest of a search that
+        ran to its end showed of a best found early (its steps counted as the strip counts
+        them, to the last step observed); ``""`` for a search cut short, where more steps
+        could have found better, or a strip that counts no steps."""
+        last = self._search_step
+        if ending is not Ending.COMPLETE or not self.voice.steps or last is None:
+            return ""
+        after = last - event.step
+        if after <= 0:
+            return ""
+        steps = "step" if after == 1 else "steps"
+        return f", none better in the {format_number(after)} {steps} after it"
 
     def _phase(self, event: Event, ending: Ending | None) -> str:
         """``A* searching``, ``MCTS playing``; on the last frame what happened, ``solved in
@@ -475,7 +483,7 @@ class Narration:
             return "rolling the dice"
         if event.kind is EventKind.ROLLOUT or _playout_end(event):
             return "playout, not played"  # a simulated line, not the search's position
-        return "searching"
+        return self.voice.doing
 
     def _worded(self, field: Field) -> Field:
         """An algorithm's bound on the value scale (:data:`VALUE_BOUNDS`: ``alpha 0.5``) in
@@ -565,14 +573,6 @@ def _counter(fields: Sequence[Field]) -> Field | None:
         if whole and field.name and not (field.prefix or field.unit or field.percent):
             return field
     return None
-
-
-def _first_players(rate: float | int | str | None, mover: int) -> float | int | str | None:
-    """A win rate ``rate`` of player ``mover`` as the first player's (``1 - rate`` for
-    player 1; no number stays none)."""
-    if mover == 0 or not isinstance(rate, int | float):
-        return rate
-    return 1 - rate
 
 
 def _value_field(name: str, value: float | str | None) -> Field:

@@ -16,7 +16,7 @@ from typing import Literal
 from searchvid.render.cards import held_last, opening_hold
 from searchvid.render.deadtime import stretches
 from searchvid.render.settings import FrameSelection, VideoOptions
-from searchvid.search.algorithm import Algorithm
+from searchvid.search.algorithm import Algorithm, Quiet
 from searchvid.search.events import Event, EventKind
 
 Ended = Literal["complete", "max_frames", "max_events"]
@@ -166,6 +166,12 @@ where :func:`assign_frames` cuts it; batches that small would cost more than the
 
 
 @cache
+def _candidates(selection: FrameSelection) -> frozenset[EventKind]:
+    """The kinds of event that are candidate frames under ``frames = selection``."""
+    return frozenset(kind for kind in EventKind if selects(selection, kind))
+
+
+@cache
 def _roles(
     selection: FrameSelection, watch: frozenset[EventKind], by_depth: bool = False
 ) -> dict[str, int]:
@@ -238,6 +244,39 @@ class FrameTally:
             return
         if self.frames < video.max_frames:
             self._read_each(stream, roles, see)
+
+    def quiet(self, watch: Collection[EventKind] = ()) -> Quiet | None:
+        """The limits of a quiet pass (:meth:`~searchvid.Algorithm.quiet`) that stops where
+        :meth:`read` would stop and counts its frames, where the policy lets a count do:
+        every candidate a frame (``every = 1``, no dead stretch, as in
+        :meth:`_read_batches`) and nothing read yet; else None.
+
+        Args:
+            watch: The kinds of event the pass should yield (a ``see`` of :meth:`read`).
+        """
+        video = self.video
+        if video.every != 1 or stretches(video) or self.events:
+            return None
+        return Quiet(
+            max_events=video.max_events,
+            max_marks=video.max_frames,
+            marked=_candidates(video.frames),
+            watch=frozenset(watch),
+        )
+
+    def counted(self, quiet: Quiet, *, budget_spent: bool) -> Ended:
+        """Take the totals of a quiet pass from :meth:`quiet` that has ended: ``events`` and
+        ``frames`` (``last`` stays None: the last frame's node is ``quiet.last``). Why the
+        search ended, as :func:`ending` tells after :meth:`read`.
+
+        Args:
+            quiet: The ended pass's counters.
+            budget_spent: Whether the search's work budget ended it.
+        """
+        self.events, self.frames = quiet.events, quiet.marks
+        if quiet.more:
+            return "max_events" if quiet.events >= self.video.max_events else "max_frames"
+        return "max_events" if budget_spent else "complete"
 
     def _read_batches(
         self,

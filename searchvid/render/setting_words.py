@@ -16,7 +16,13 @@ from typing import Any
 
 from searchvid.search.status import format_number
 
-__all__ = ["describe_setting"]
+__all__ = ["FRAMES_KEY", "describe_setting"]
+
+FRAMES_KEY = "[video] frames"
+"""The key under which :func:`describe_setting`'s ``options`` may carry the video's frame
+selection (``"all"``, ``"leaves"``, ``"improvements"``, ``"moves"``; absent: ``"all"``):
+a phrase about what the video shows of the search (``event_depth``) must hold for the
+frames actually drawn. No ``[search]`` option can have this name."""
 
 Phrase = Callable[[Any, Mapping[str, Any]], str | None]
 """An option's phrase from its value and the other options set (None: no phrase)."""
@@ -53,12 +59,20 @@ def _exploration(value: Any, _options: Mapping[str, Any]) -> str:
     return f"exploration {format_number(value)} (lower: sticks to the best moves)"
 
 
-def _event_depth(value: Any, _options: Mapping[str, Any]) -> str:
+def _event_depth(value: Any, options: Mapping[str, Any]) -> str:
+    # what the video shows of the search depends on the frames it selects: with "moves"
+    # or "improvements" no searched position below the root is a frame (IMPROVE is reported
+    # at any depth), so "showing the top ply" would promise a picture no frame draws
+    frames = options.get(FRAMES_KEY, "all")
+    if frames in ("moves", "improvements"):
+        return ""
+    shown = "the dead ends" if frames == "leaves" else "every position"
     if value == 0:
-        return "showing every position searched"
-    if value == 1:
-        return "showing the top ply of the search"
-    return f"showing the top {format_number(value)} plies of the search"
+        return f"showing {shown} searched"
+    plies = "the top ply" if value == 1 else f"the top {format_number(value)} plies"
+    if frames == "leaves":
+        return f"showing the dead ends in {plies} of the search"
+    return f"showing {plies} of the search"
 
 
 def _search_depth(value: Any, _options: Mapping[str, Any]) -> str:
@@ -140,7 +154,11 @@ _PHRASES: dict[str, dict[str, Phrase]] = {
         "stop_at_goal": _switch("stops at the first goal", "goes on past goals"),
     },
     "random-walk": {
-        "restarts": lambda v, _o: _count(v, "random walk") + " from the start",
+        "restarts": lambda v, _o: (
+            "one line of random moves from the start"
+            if v == 1
+            else _count(v, "random walk") + " from the start"
+        ),
         "max_depth": lambda v, _o: (
             "walks to a dead end" if v == 0 else (f"each walk at most {_count(v, 'move')}")
         ),
@@ -155,14 +173,16 @@ def describe_setting(
 ) -> str | None:
     """The reader's phrase for option ``key`` set to ``value`` of ``algorithm`` (its
     registry name): None where there is none (the card then shows ``key value``), ``""``
-    where another option's phrase already says it (the card leaves it off).
+    where another option's phrase already says it, or where the option changes nothing the
+    video shows (the card leaves it off).
 
     Args:
         algorithm: The algorithm's registry name (``"mcts"``).
         key: The option's name as the scene writes it (``"commit_solution"``).
         value: The option's value as the scene writes it.
         options: Every option the scene sets, for phrases whose meaning depends on
-            another (``iterations`` with ``mode = "plan"``).
+            another (``iterations`` with ``mode = "plan"``), and under :data:`FRAMES_KEY`
+            the video's frame selection, for phrases about what the video shows.
     """
     phrase = _PHRASES.get(algorithm, {}).get(key)
     return phrase(value, options) if phrase is not None else None

@@ -107,6 +107,17 @@ class VideoOptions:
         minimum=0,
         maximum=3600,
     )
+    after_best: float = option(
+        0.0,
+        doc="The frame that first shows the best the search ends with stays this many "
+        "seconds, and each stretch after it longer than compress_dead seconds "
+        "(between holds) plays fast, in about half a second, its strip saying so (fast, how many "
+        "times faster, no better found), for a search that finds its result early and goes "
+        "on only to show that nothing beats it. One search only, without a filmstrip "
+        "(0 = off).",
+        minimum=0,
+        maximum=60,
+    )
     hud: bool = option(
         True,
         doc="Status strip under the board: the title, what the search is doing and its "

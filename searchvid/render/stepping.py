@@ -23,7 +23,7 @@ from searchvid.render.cards import (
     strip_text,
     work_field,
 )
-from searchvid.render.deadtime import fast_field
+from searchvid.render.deadtime import fast_field, final_best_hold
 from searchvid.render.hud import HudText
 from searchvid.render.job import EventSource, RenderJob
 from searchvid.render.jumps import Jumps
@@ -275,6 +275,7 @@ class Run:
             )
             if card is Card.OPENING:
                 hold = max(hold, opening_hold(video))
+            hold = max(hold, final_best_hold(video, index))  # [video] after_best
             yield shown, card, hold
 
     def _observe(self, track: int, event: Event) -> None:
@@ -397,7 +398,8 @@ class Run:
                 fields = status(event) if status is not None else ()
                 if card is Card.CLOSING:  # the search's best, where it ended elsewhere
                     event, best, fields = self._bests.closing(i, item, fields)
-                    if len(shown) == 1:  # what the search cost, in its own unit
+                    # what the search cost, in its own unit (random play does not search)
+                    if len(shown) == 1 and self._jobs[i].doing == "searching":
                         stamps[i] = (*stamps[i], *solo_work(self._done[i], self.units[i], fields))
                 if stamps[i]:  # before the algorithm's own fields
                     fields = _stamped(stamps[i], fields)

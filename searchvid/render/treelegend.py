@@ -41,6 +41,8 @@ _GAP = 12
 """Space between two entries of a line."""
 _LEAD = 8
 """Length of the bit of edge drawn before a played or pruned mark."""
+_MIDDLE_I = SCALE_I + SCALE_STEPS // 2
+"""The value scale's middle colour (a two-player draw's grey)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,9 @@ class LegendFacts:
             principal variation (the line of most visits) is marked.
         undone: The search steps back (``BACKTRACK`` events): the node a step back leaves
             is ringed on that frame.
+        middle: The words for the middle of a two-player value scale (``draw``), named
+            beside the node with no value yet, whose grey it must not be taken for (None:
+            not named; never for MCTS, whose 0.5 is a mean reward, not a result).
     """
 
     frontier: bool
@@ -87,6 +92,7 @@ class LegendFacts:
     value_name: str
     mcts: bool
     undone: bool = False
+    middle: str | None = None
 
 
 def legend_entries(
@@ -104,6 +110,8 @@ def legend_entries(
         entries.append(LegendEntry("frontier", "frontier"))
     if not facts.mcts:
         entries.append(LegendEntry("visited", facts.visited_word))
+        if facts.values and facts.middle:  # the scale's grey middle, beside that grey
+            entries.append(LegendEntry("middle", facts.middle))
         if facts.leaves and not thumbnails:  # a picture has no leaf shape
             entries.append(LegendEntry("leaf", "leaf / dead end"))
     if facts.dropped:
@@ -115,13 +123,16 @@ def legend_entries(
     if facts.mcts:
         entries.append(LegendEntry("pv", "most visits"))
     if hidden:
-        entries.append(LegendEntry("hidden", "+k hidden"))
+        # k counts nodes (a reader took "+k hidden" for k visits)
+        entries.append(LegendEntry("hidden", "+k more nodes"))
     if facts.values:
         entries.append(LegendEntry("scale", facts.value_name))
     if facts.mcts:
         # moves played from a kept tree: a node's visits include those of earlier moves'
         # iterations, so a root may count more than one move's iterations
-        sizes = "height: visits, kept from earlier moves" if facts.played else "height: visits"
+        # the number under a bar is its visits too: named, or it reads as a node's id
+        sizes = "height, number: visits"
+        sizes += ", kept from earlier moves" if facts.played else ""
         entries.append(LegendEntry("sizes", sizes))
     return entries
 
@@ -271,6 +282,7 @@ class TreeLegend:
             shape, fill, line = {
                 "frontier": (box, -1, FRONTIER_I),
                 "visited": (box, -1, VISITED_I) if thumbnails else (DISK, VISITED_I, -1),
+                "middle": (box, -1, _MIDDLE_I) if thumbnails else (DISK, _MIDDLE_I, -1),
                 "leaf": (SQUARE, VISITED_I, -1),
                 "hidden": (SQUARE, -1, HIDDEN_I),
             }[key]

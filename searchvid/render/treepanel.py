@@ -35,7 +35,8 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
 - MCTS in plan mode (a ``MOVE`` after each block of iterations): the panel shows the tree of
   the *current decision* only, rooted at the node the last MOVE committed, each decision
   laid out by itself from the first pass. A header line counts ``move k of n`` beside one
-  small mark per decision (filled green: played; a tall yellow bar: current; hollow: to come).
+  small mark per decision (filled green: played; a tall yellow bar: current; hollow: to come;
+  with a ``label``, only where they take at most half the room left: the root's words next).
   A *forced* decision (one move to choose from, such as a game's last) has no tree worth a
   picture: the previous decision's tree stays as it ended, with its played move and
   principal variation, and the header says ``move k of n (forced)``.
@@ -44,14 +45,16 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
   children cut off by alpha-beta (``PRUNE``) are one bold purple cross under it, at the end
   of a dashed edge, with their number.
 - Hidden parts of large trees (see :mod:`~searchvid.render.treelayout`) are hollow squares
-  with ``+k`` (k: hidden nodes seen so far), outlined white while some are on the frontier.
+  with ``+k`` (k: hidden nodes seen so far, not their visits; the legend: "+k more
+  nodes"), outlined white while some are on the frontier.
 - Random walks: a ``walk N`` counter in the top-left corner counts the restarts.
 - With a ``thumbnail`` callback and a small tree (every node drawn, at most
   ``thumbnail_limit`` of them, pictures of at least 24 px), each node is a picture of its
   board in a frame showing its state; where pictures would be smaller, nodes are dots.
 - With a ``label`` callback and a small tree whose columns hold a few letters, each node's
   label is written under it (cut with "…" to its column; yellow for the current node),
-  except under thumbnails. With decisions, the header also names the current root.
+  except under thumbnails. With decisions, the header also names the current root as
+  such (``root (before it): ...``), apart from the board the strip describes.
 
 Every text is at least :data:`~searchvid.render.textink.MIN_TEXT` pixels tall
 (:attr:`TreePanel.text_sizes`).
@@ -152,6 +155,8 @@ class TreePanel(TreeItems):
             value: ``("O wins", "X wins")``): the value scale runs from player 1's colour
             to player 0's (:data:`~searchvid.render.palette.PLAYER_COLORS`) and its ends
             are named so. None (one player): a cividis-like scale from ``0`` to ``1``.
+        middle: With ``outcomes``, the words for value 0.5 (``"draw"``): the legend names
+            the scale's grey middle beside the grey of a node with no value yet.
         decisions: Lay out each decision of a plan-mode search by itself (see
             :mod:`~searchvid.render.treelayout`): None for streams with ``BACKUP`` events
             (MCTS), True for any stream whose MOVEs are followed by more search, False to
@@ -202,6 +207,7 @@ class TreePanel(TreeItems):
         label: Label | None = None,
         values: bool | None = None,
         outcomes: tuple[str, str] | None = None,
+        middle: str | None = None,
         decisions: bool | None = None,
         font_size: int | None = None,
         min_spacing: int | None = None,
@@ -229,6 +235,9 @@ class TreePanel(TreeItems):
         self._rows = np.repeat(self._rgb[:, np.newaxis, :], width, axis=1)
         self.pixels: Pixels = np.empty((height, width, 3), dtype=np.uint8)
         self._fill(self.pixels[:], BG)
+        # the picture before a draw (``changes_only``), kept in one buffer: a fresh copy a
+        # frame would cost a page fault per 4 KiB of the panel
+        self._before: Pixels | None = None
         frontier = _K.FRONTIER in kinds or (_K.EXPAND in kinds and not mcts)
         self._facts = LegendFacts(
             frontier=frontier,
@@ -242,6 +251,7 @@ class TreePanel(TreeItems):
             value_name="mean reward" if mcts else "value",
             mcts=mcts,
             undone=undo_mark and _K.BACKTRACK in kinds,
+            middle=middle if outcomes is not None else None,
         )
         self._key = TreeLegend(
             self._text, width - 2 * _MARGIN, ends=outcomes or ("0", "1"), rgb=self._rgb
@@ -357,7 +367,7 @@ class TreePanel(TreeItems):
         if self._first:
             self._first = False
             # pixels change only in draw(): until now, they are the picture on screen
-            before = self.pixels.copy() if self._changes_only and self._shown_once else None
+            before = self._keep_before() if self._changes_only and self._shown_once else None
             self._shown_once = True
             self._fill(self.pixels[:], BG)  # a new decision: everything may have moved
             self._draw_legend()
@@ -371,7 +381,7 @@ class TreePanel(TreeItems):
         header = (self._walks, self._root_name, self.decision) != self._header_drawn
         before = None
         if self._changes_only and (self._dirty or self._dirty_bus or header):
-            before = self.pixels.copy()
+            before = self._keep_before()
         self._paint_dirty(rects)
         if header:
             rects.append(self._paint_header())
@@ -380,6 +390,13 @@ class TreePanel(TreeItems):
         if len(rects) > 64:
             return [_bounds(rects)]
         return rects
+
+    def _keep_before(self) -> Pixels:
+        """A copy of :attr:`pixels` as they are now (the same buffer each call)."""
+        if self._before is None:
+            self._before = np.empty_like(self.pixels)
+        np.copyto(self._before, self.pixels)
+        return self._before
 
     def item_rect(self, node_id: int) -> Rect | None:
         """The rectangle the drawing of tree node ``node_id`` stays in (None: not drawn in
@@ -474,7 +491,9 @@ class TreePanel(TreeItems):
         x = box.left + self._text.width(words) + 10 & ~1
         step = _CRUMB + 2
         middle = box.top + (box.bottom - box.top) // 2
-        if x + n * step <= box.right:  # one mark per decision, when they all fit
+        # one mark per decision, when they take at most half the room left: the root's
+        # words come first, and a rule that does not hang on them keeps the marks steady
+        if n * step <= (box.right - x) // (2 if self._root_name else 1):
             square = solid(SQUARE, _CRUMB, _CRUMB)
             tall = solid(SQUARE, 2 * _CRUMB, _CRUMB)
             hollow = ring(SQUARE, _CRUMB, _CRUMB, 2)

@@ -146,7 +146,7 @@ class TreeState:
             if self._root < 0 and i is not None and i >= 0 and event.parent is None:
                 self._root = i
                 if self._label is not None:  # whose it is: the board may show a deeper node
-                    self._root_name = f"before it: {self._label(event.node)}"
+                    self._root_name = f"root (before it): {self._label(event.node)}"
         if i is None:
             if kind in CURRENT_KINDS and event.parent is not None:  # a playout state
                 p = event.parent
@@ -281,7 +281,7 @@ class TreeState:
         k = self.decision + 1
         if k < len(self.layouts):  # the first pass counted the same starts
             if self._label is not None:
-                self._root_name = f"before it: {self._label(self._pending_node)}"
+                self._root_name = f"root (before it): {self._label(self._pending_node)}"
             if self.layouts[k].census.forced:
                 # No choice to show: the last decision's tree stays, and the forced search
                 # shows in it. Its visits count up to the kept tree's root, not only to the

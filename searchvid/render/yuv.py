@@ -24,6 +24,7 @@ _MATRIX = np.array(
 _OFFSET = np.array([16.0, 128.0, 128.0], dtype=np.float32)
 _BAND = 128
 """Rows converted at a time: a whole 1800 x 1182 frame in float32 would take 25 MB at once."""
+_QUARTER = np.float32(0.25)
 
 
 def rgb_to_yuv420(rgb: npt.NDArray[np.uint8]) -> tuple[Plane, Plane, Plane]:
@@ -38,33 +39,49 @@ def rgb_to_yuv420(rgb: npt.NDArray[np.uint8]) -> tuple[Plane, Plane, Plane]:
     height, width = rgb.shape[-3], rgb.shape[-2]
     if height % 2 or width % 2:
         raise ValueError(f"yuv420 needs even sizes, got {width}x{height}")
+    lead = rgb.shape[:-3]
+    y: Plane = np.empty((*lead, height, width), np.uint8)
+    u: Plane = np.empty((*lead, height // 2, width // 2), np.uint8)
+    v: Plane = np.empty_like(u)
     if rgb.ndim == 3 and height > _BAND:  # bands of even rows: the same planes, less memory
-        bands = [rgb_to_yuv420(rgb[top : top + _BAND]) for top in range(0, height, _BAND)]
-        y, u, v = (np.concatenate([band[k] for band in bands]) for k in range(3))
-        return y, u, v
-    full = rgb.astype(np.float32)
-    y = _to_u8(_OFFSET[0] + _combine(_MATRIX[0], full))
-    # The transform is linear, so averaging RGB over each 2x2 block first is exact and cheaper.
-    blocks = full.reshape(*full.shape[:-3], height // 2, 2, width // 2, 2, 3)
-    mean = (blocks[..., 0, :, 0, :] + blocks[..., 0, :, 1, :]) + (
-        blocks[..., 1, :, 0, :] + blocks[..., 1, :, 1, :]
-    )
-    mean *= np.float32(0.25)
-    u = _to_u8(_OFFSET[1] + _combine(_MATRIX[1], mean))
-    v = _to_u8(_OFFSET[2] + _combine(_MATRIX[2], mean))
+        for top in range(0, height, _BAND):
+            end, half = top + _BAND, slice(top // 2, (top + _BAND) // 2)
+            _convert(rgb[top:end], y[top:end], u[half], v[half])
+    else:
+        _convert(rgb, y, u, v)
     return y, u, v
 
 
-def _combine(row: npt.NDArray[np.float32], rgb: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    out: npt.NDArray[np.float32] = (
-        rgb[..., 0] * row[0] + rgb[..., 1] * row[1] + rgb[..., 2] * row[2]
-    )
-    return out
+def _convert(rgb: npt.NDArray[np.uint8], y: Plane, u: Plane, v: Plane) -> None:
+    """Write the planes of ``rgb`` into ``y``, ``u`` and ``v`` (each of its shape)."""
+    _plane(rgb.astype(np.float32), 0, y)
+    # The transform is linear, so averaging RGB over each 2x2 block first is exact and
+    # cheaper. The block sums are taken in integers: a sum of four bytes (at most 1020) is
+    # exact in float32 in any order, so these are the very means a float32 sum gives.
+    sums = rgb[..., 0::2, 0::2, :].astype(np.uint16)
+    sums += rgb[..., 0::2, 1::2, :]
+    sums += rgb[..., 1::2, 0::2, :]
+    sums += rgb[..., 1::2, 1::2, :]
+    mean = sums.astype(np.float32)
+    mean *= _QUARTER
+    _plane(mean, 1, u)
+    _plane(mean, 2, v)
 
 
-def _to_u8(values: npt.NDArray[np.float32]) -> Plane:
-    out: Plane = np.clip(np.rint(values), 0, 255).astype(np.uint8)
-    return out
+def _plane(rgb: npt.NDArray[np.float32], k: int, out: Plane) -> None:
+    """Row ``k`` of the transform of float ``rgb``, rounded into ``out``.
+
+    The float32 operations are those of ``offset + ((r * m0 + g * m1) + b * m2)``, in that
+    order (float addition commutes exactly), done in place to spare temporaries; no clip is
+    needed, as every row maps 0..255 into 16..240.
+    """
+    row = _MATRIX[k]
+    acc = rgb[..., 0] * row[0]
+    acc += rgb[..., 1] * row[1]
+    acc += rgb[..., 2] * row[2]
+    acc += _OFFSET[k]
+    np.rint(acc, out=acc)
+    out[...] = acc
 
 
 class IndexedYuv:

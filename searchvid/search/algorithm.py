@@ -25,6 +25,7 @@ import random
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
@@ -57,6 +58,42 @@ class BudgetSpent(Exception):  # noqa: N818 -- a signal inside a traversal, not 
 
 _END = object()
 """What ``next`` returns here from an iterator that is exhausted."""
+
+
+@dataclass(slots=True, kw_only=True)
+class Quiet:
+    """The limits and the counters of a quiet pass (:meth:`Algorithm.quiet`).
+
+    A quiet pass runs the same search as :meth:`Algorithm.traverse` but counts its events
+    instead of yielding them, for a reader that needs only totals (``searchvid run``). It
+    makes the same events in the same order; it counts each, and the *marked* ones apart
+    (the frames of a video where every candidate is a frame); it yields only the events
+    of the ``watch`` kinds. It stops like a reader that takes at most ``max_events``
+    events and at most ``max_marks`` marked ones: right after the event that reaches either
+    limit (the *cut*). It then runs on to the next event, without counting it, to tell
+    whether there is one (``more``), as such a reader would by asking for one more.
+
+    Attributes:
+        max_events: Events it counts at most.
+        max_marks: Marked events it counts at most.
+        marked: The kinds of event it counts as marked.
+        watch: The kinds of event it yields (each counted before it is yielded).
+        events: Events counted so far.
+        marks: Marked events counted so far.
+        last: The node of the latest marked event (None before the first).
+        cut: Whether a limit was reached.
+        more: Whether, past the cut, the search had another event to make.
+    """
+
+    max_events: int
+    max_marks: int
+    marked: frozenset[EventKind]
+    watch: frozenset[EventKind]
+    events: int = 0
+    marks: int = 0
+    last: Any = None
+    cut: bool = False
+    more: bool = False
 
 
 def list_children(children: Iterable[Any], cap: int) -> list[Any]:
@@ -111,6 +148,11 @@ class Algorithm(ABC, Generic[OptionsT]):
             as a race's finish stamps state a search's cost.
         backtracks: It emits ``BACKTRACK`` events (depth-first searches): the video then
             marks what each step back undid, and its legend names the mark.
+        reports_frontier: It reports nodes generated but not expanded yet (``EXPAND`` or
+            ``FRONTIER`` events: breadth-first, beam, best-first, A*, MCTS): only then may
+            a view's legend name a mark for such nodes (the view hook ``show_frontier``).
+        counts_quietly: It implements :meth:`_quiet`, so :meth:`quiet` can count its
+            events without yielding each one (opt-in; the default is the full stream).
         work_limit: Units of work one traversal may do (None: no limit); see
             :meth:`_budget`. A scene sets it to its ``max_events``.
         work_done: Units of work done by the latest traversal, once it has ended by itself
@@ -132,6 +174,8 @@ class Algorithm(ABC, Generic[OptionsT]):
     work_kinds: ClassVar[frozenset[EventKind]] = frozenset({EventKind.ENTER, EventKind.LEAF})
     work_unit: ClassVar[tuple[str, str]] = ("expansion", "expansions")
     backtracks: ClassVar[bool] = False
+    reports_frontier: ClassVar[bool] = False
+    counts_quietly: ClassVar[bool] = False
 
     # class-level defaults, so that subclasses with their own __init__ still have them
     work_limit: int | None = None
@@ -193,6 +237,27 @@ class Algorithm(ABC, Generic[OptionsT]):
     @abstractmethod
     def _traverse(self, root: Any) -> Iterator[Event]:
         """The event stream; called after the capability check."""
+
+    def quiet(self, root: Any, quiet: Quiet) -> Iterator[Event]:
+        """Check capabilities at once, then run a quiet pass from ``root`` (see
+        :class:`Quiet`): the events of the ``quiet.watch`` kinds, with ``quiet`` counting
+        all of them. Only where :attr:`counts_quietly`.
+
+        Its counters are set when it ends or raises: an error of the search itself leaves
+        the events made before it counted, and ``cut`` says whether it came past the cut
+        (where a reader asking for one more event meets it: then there was more).
+
+        Raises:
+            NotImplementedError: The algorithm has no quiet pass.
+        """
+        if not self.counts_quietly:
+            raise NotImplementedError(f"{self.name} has no quiet pass")
+        self.check(root)
+        return self._quiet(root, quiet)
+
+    def _quiet(self, root: Any, quiet: Quiet) -> Iterator[Event]:
+        """The quiet pass, where :attr:`counts_quietly`; called after the capability check."""
+        raise NotImplementedError(f"{self.name} has no quiet pass")
 
     def _budget(self) -> int:
         """Open the work budget of a traversal: the units it may do.

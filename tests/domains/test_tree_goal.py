@@ -82,14 +82,14 @@ def test_the_race_to_the_goal_names_breadth_first_the_winner() -> None:
     race = searchvid.load_scene("tree-bfs-vs-dfs")
     last = list(race.strip_texts())[-1]
     texts = [item[1] for item in last if item is not None]
-    assert [t.phase for t in texts] == ["found Monte Carlo Tree Search at depth 2"] * 2
+    assert [t.phase for t in texts] == ["found Minimax at depth 2"] * 2
     places = [next(f.value for f in t.fields if f.name == "race:") for t in texts]
     assert places == ["1st of 2 by work", "2nd of 2 by work"]
     work = [next(f.value for f in t.fields if f.name == "work") for t in texts]
-    assert work == [5, 9]  # breadth-first reaches the shallow goal with less work
+    assert work == [6, 11]  # breadth-first reaches the shallow goal with less work
     result = race.run()
     assert result["solved"] is True
-    assert [s["best"]["label"] for s in result["searches"]] == ["Monte Carlo Tree Search"] * 2
+    assert [s["best"]["label"] for s in result["searches"]] == ["Minimax"] * 2
 
 
 def test_the_closing_card_of_the_race_crowns_breadth_first() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +47,8 @@ def has_undone(pixels: npt.NDArray[np.uint8]) -> bool:
 
 @pytest.fixture(scope="module")
 def tree() -> Scene:
-    return load_scene("tree-backtracking")
+    """The seed's tree searched depth first (15 frames)."""
+    return load_scene(Path(__file__).resolve().parent.parent / "golden" / "seed-tree.toml")
 
 
 @pytest.fixture(scope="module")

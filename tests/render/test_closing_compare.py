@@ -96,10 +96,20 @@ def test_watersort_mcts_closes_on_its_pours_against_a_star() -> None:
     assert best is not None
     pours = best["depth"]
     assert pours == 39  # the optimal length DESIGN.md gives for seed 004's puzzle
-    assert last.phase == "solved in 49 pours"
+    # the same run as watersort-race's MCTS column (same seed and settings): same pours
+    assert last.phase == "solved in 45 pours"
     assert last.fields[0] == Field(
         "A*:", f"solved in {pours} pours after {expansions(astar):,} expansions"
     )
+
+
+def test_watersort_mcts_is_the_race_s_mcts_column() -> None:
+    # two scenes that state an MCTS pour count for one puzzle must state the same one
+    alone, race = searchvid.load_scene("watersort-mcts"), searchvid.load_scene("watersort-race")
+    column = [i for i, spec in enumerate(race.searches) if spec.algorithm == "mcts"]
+    assert len(column) == 1
+    assert (alone.seed, alone.searches[0].options) == (race.seed, race.searches[column[0]].options)
+    assert list(alone.events()) == list(race.events(column[0]))
 
 
 @pytest.mark.parametrize(

@@ -56,6 +56,9 @@ def test_a_breadth_first_closing_card_states_its_expansions() -> None:
         Field("work", 5, unit="expansions"),
         Field("frontier", 3),
         Field("level", 2),
+        # the 5 expanded and the 3 left on the frontier, each met once
+        Field("distinct states seen", 8, prefix=True),
+        Field("", "fewest moves possible"),  # found level by level
         Field("at", "Monte Carlo Tree Search"),
     )
     # only the closing card: the frames before it state no total

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -91,8 +92,16 @@ def test_a_shrunk_panel_keeps_at_least_240_px_a_side() -> None:
     assert scene.video.tree_width == 2000 * 480 // (3 * 40 + 2000) // 2 * 2
 
 
+def _auto_race() -> Any:
+    """tree-bfs-vs-dfs with ``arrange = "auto"`` (the shipped scene asks for stacked
+    columns, so that its closing card's words fit)."""
+    table = tomllib.loads((builtin_scenes_dir() / "tree-bfs-vs-dfs.toml").read_text())
+    assert table["video"].pop("arrange") == "stacked"
+    return searchvid.scene_from_dict(table, name="race.toml")
+
+
 def test_columns_stack_where_side_by_side_would_write_text_under_12_px() -> None:
-    scene = searchvid.load_scene("tree-bfs-vs-dfs")
+    scene = _auto_race()
     boards = boards_of(scene)
     assert boards.label_size is not None
     assert boards.label_size(scene.video.tile_size) >= MIN_TEXT

@@ -4,18 +4,25 @@ minimax strip says its values in the game's words and what its step counter leav
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
 import pytest
 
 import searchvid
 from searchvid.render.hud import HudText
-from searchvid.render.treelegend import LegendFacts, legend_entries
+from searchvid.render.pipeline import frame_painter
+from searchvid.render.textink import TextInk
+from searchvid.render.treelegend import LegendFacts, TreeLegend, legend_entries
 from searchvid.render.treemarks import (
+    DISK,
     DIVERGING,
     NO_VALUE,
     VISITED,
     VISITED_I,
     panel_colors,
 )
+from searchvid.render.treepanel import TreePanel
 from searchvid.search.status import Field
 from tests.render.test_palette import CVD, closest_pair
 
@@ -42,6 +49,50 @@ def test_a_two_player_panel_draws_no_value_yet_far_from_a_draw() -> None:
         assert near >= 0.25, (kind, near)
     table = panel_colors(True)
     assert len(set(table)) == len(table)
+
+
+def test_the_legend_names_a_draw_beside_no_value_yet_in_its_own_grey() -> None:
+    facts = dataclasses.replace(FACTS, middle="draw")
+    entries = legend_entries(facts, hidden=False, thumbnails=False)
+    keys = [(e.key, e.text) for e in entries]
+    assert keys[keys.index(("visited", "no value yet")) + 1] == ("middle", "draw")
+    # not for MCTS: its 0.5 is a mean reward, no draw
+    assert "middle" not in [
+        e.key
+        for e in legend_entries(
+            dataclasses.replace(facts, mcts=True), hidden=False, thumbnails=False
+        )
+    ]
+    assert "middle" not in [e.key for e in legend_entries(FACTS, hidden=False, thumbnails=False)]
+    rgb = np.array(panel_colors(True), dtype=np.uint8)
+    key = TreeLegend(TextInk(14), 900, ends=("O wins", "X wins"), rgb=rgb)
+    pixels = np.zeros((key.height(entries), 900, 3), dtype=np.uint8)
+    key.draw(pixels, (0, 0), entries, node_shape=DISK, thumbnails=False)
+    centre = key.line_height // 2 + 2
+    x, seen = 0, {}
+    for entry in key.lines(entries)[0]:
+        if entry.key in ("visited", "middle"):  # a disk: its centre is its fill
+            seen[entry.key] = tuple(pixels[centre, x + key.swatch // 2])
+        x += key.entry_width(entry) & ~1
+    assert seen == {"visited": NO_VALUE, "middle": DIVERGING[len(DIVERGING) // 2]}
+
+
+def panel_legend(name: str) -> tuple[str, ...]:
+    scene = searchvid.load_scene(name)
+    (panel,) = frame_painter(scene.sources(), scene.render_jobs()).panels
+    assert isinstance(panel, TreePanel)
+    return panel.legend
+
+
+def test_a_two_player_minimax_tree_names_the_draw_in_its_legend() -> None:
+    # the game's own word for the scale's middle, beside the node with no value yet
+    assert panel_legend("tictactoe-minimax-tree")[:4] == (
+        "current",
+        "undone",
+        "no value yet",
+        "draw",
+    )
+    assert "draw" not in panel_legend("tictactoe-mcts-tree")  # mean rewards: no draws
 
 
 @pytest.mark.parametrize(("counts", "words"), [(True, "pruned (count)"), (False, "pruned")])
@@ -85,28 +136,78 @@ def test_the_minimax_strip_says_its_window_and_best_move_in_the_games_words() ->
     assert fields_named(known, "best value so far:")["best value so far:"].value in words
 
 
-def test_a_minimax_that_shows_only_the_top_plies_says_so_beside_the_node_count() -> None:
+def test_a_minimax_that_shows_only_the_top_plies_says_how_many_nodes_beside_the_count() -> None:
     texts = strips(searchvid.load_scene("tictactoe4-solve"))
     searching = [t for t in texts if t.phase == "minimax searching"]
     assert searching
-    for text in searching:
-        assert Field("shown", "top 3 plies", prefix=True) in text.fields
-        assert "top 3 plies shown" in [f.text() for f in text.fields]
+    said = [t for t in searching if "shown (top 3 plies)" in {f.name for f in t.fields}]
+    # said from the first node searched below ply 3 on (until then every node is shown)
+    assert said == searching[len(searching) - len(said) :]
+    assert len(said) > len(searching) * 9 // 10
+    for text in said:
+        fields = {f.name: f for f in text.fields}
+        shown, searched = fields["shown (top 3 plies)"], fields["nodes searched"]
+        assert shown.text() == f"{shown.value} shown (top 3 plies)"
+        assert isinstance(shown.value, int)
+        assert isinstance(searched.value, int)
+        assert 0 < shown.value < searched.value
+        # the node count first, then how many of them the video shows, and where
+        names = [f.name for f in text.fields]
+        assert names.index("shown (top 3 plies)") == names.index("nodes searched") + 1
+    counts = [next(f.value for f in t.fields if f.name.startswith("shown")) for t in said]
+    assert counts == sorted(counts)
+    assert counts[-1] == 84  # the closing card's count
     # the whole-board game: none of the 3x3 scene's frames say so (it shows every node)
     small = strips(searchvid.load_scene("tictactoe-minimax"))
-    assert not any(f.name == "shown" for t in small for f in t.fields)
+    assert not any(f.name.startswith("shown") for t in small for f in t.fields)
 
 
-def test_a_played_moves_frame_does_not_say_which_plies_are_shown() -> None:
+def test_a_played_moves_frame_counts_the_nodes_the_video_showed_not_shown_ones() -> None:
     # the perfect game after the 4x4 search: its moves are no search plies
     played = [t for t in strips(searchvid.load_scene("tictactoe4-solve")) if "playing" in t.phase]
     assert played
+    for text in played:
+        fields = {f.name: f for f in text.fields}
+        assert not any(name.startswith("shown") for name in fields), text.phase
+        assert fields["in the top 3 plies"].text() == "84 in the top 3 plies"
     # expectimax's frames are its moves and rolls only (event_depth = 1 nonetheless)
     scene = searchvid.load_scene("railroad-game-expectimax")
     assert scene.search().options.event_depth == 1
     texts = strips(scene)
-    for text in [*played, *texts]:
-        assert not any(f.name == "shown" for f in text.fields), text.phase
+    for text in texts:
+        names = [f.name for f in text.fields]
+        assert not any(n.startswith(("shown", "in the top", "before the")) for n in names)
+
+
+def test_a_minimax_that_searches_each_move_again_says_how_many_nodes_came_first() -> None:
+    # tictactoe-minimax-tree: the tree holds the solving search's 40 nodes; each move
+    # played is searched again, unseen, and "nodes searched" counts those too
+    texts = strips(searchvid.load_scene("tictactoe-minimax-tree"))
+    searching = [t for t in texts if t.phase == "minimax searching"]
+    assert not any(f.name == "before the first move" for t in searching for f in t.fields)
+    last = texts[-1]
+    fields = {f.name: f for f in last.fields}
+    assert fields["nodes searched"].text() == "nodes searched 91"
+    assert fields["before the first move"].text() == "40 before the first move"
+    # one unit of work: the closing card adds no "work 40 expansions" beside those counts
+    assert "work" not in fields
+
+
+def test_an_empty_window_is_called_a_cut_off_in_the_strip() -> None:
+    seen = 0
+    for text in strips(searchvid.load_scene("tictactoe-minimax-tree")):
+        fields = {f.name: f for f in text.fields}
+        alpha, beta = fields.get("alpha:"), fields.get("beta:")
+        if alpha is None or beta is None:
+            assert "window" not in fields
+            continue
+        order = {"O wins": 0, "draw": 1, "X wins": 2}
+        empty = order[str(alpha.value)] >= order[str(beta.value)]
+        assert ("window" in fields) == empty, text.fields
+        if empty:
+            seen += 1
+            assert fields["window"].text() == "window empty: cut-off"
+    assert seen  # frame 46's "alpha: X wins  beta: draw" among them
 
 
 @pytest.mark.parametrize("name", ["tictactoe-minimax", "tictactoe4-solve"])

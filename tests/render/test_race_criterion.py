@@ -25,7 +25,7 @@ def test_tree_race_stamps_each_finish_with_place_criterion_and_cost() -> None:
     ended = next(k for k, words in enumerate(texts) if any("finished" in w for w in words))
     # from the frame breadth-first reaches the goal until the closing card
     for words in texts[ended:-1]:
-        assert words[1:3] == ["finished 1st by work", "work 5 expansions"]  # after the depth
+        assert words[1:3] == ["finished 1st by work", "work 6 expansions"]  # after the depth
     depth_first = [[f.text() for f in strips[1].fields] for strips in frames[ended:-1]]
     assert all(not any("finished" in w for w in words) for words in depth_first[:-1])
     last = frames[-1]
@@ -34,8 +34,8 @@ def test_tree_race_stamps_each_finish_with_place_criterion_and_cost() -> None:
         "race: 2nd of 2 by work",
     ]
     assert [next(f.text() for f in t.fields if f.name == "work") for t in last] == [
-        "work 5 expansions",
-        "work 9 expansions",
+        "work 6 expansions",
+        "work 11 expansions",
     ]
 
 

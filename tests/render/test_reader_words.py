@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 import searchvid
+from searchvid.render.fieldwords import SEARCHED
 from searchvid.render.hud import HudText
 from searchvid.render.setting_words import describe_setting
 from searchvid.search.events import Event, EventKind
@@ -38,7 +39,8 @@ def texts(text: HudText) -> list[str]:
                 "never revisits a position",
                 "a solving playout is not played",
                 "reward: closeness to goal",
-                "closeness to goal: 1 - pours still needed (at least) / 48",
+                "closeness to goal: 1 - pours still needed (at least) / 48, "
+                "its most (12 colours x 4)",
             ],
         ),
         (
@@ -99,23 +101,43 @@ def test_a_finished_position_shows_its_result_as_its_own_not_the_games() -> None
     domain = scene.domain
     results = {"X wins", "O wins", "draw"}
     named: set[str] = set()
+    game = 0  # the game's moves so far: its position is the one at this depth
     for event, text in frames("tictactoe-mcts-tree")[1:]:
         shown = texts(text)
         assert not results & set(shown)  # no unnamed "X wins" beside a named one
-        assert not any(t.startswith("outcome: ") and t != "outcome: undecided" for t in shown)
+        if event.kind is EventKind.MOVE:
+            game = event.depth
         end = domain.describe_end(event.node)
-        if end is None or text.phase == end:
-            continue
-        whose = (
-            "this playout"
-            if event.kind is EventKind.LEAF and event.id is None
-            else ("this position")
+        # "outcome: undecided" is the game's own position only: a searched board says so
+        assert [t for t in shown if t.startswith("outcome: ")] == (
+            ["outcome: undecided"] if event.depth == game and end is None else []
         )
-        own = [t for t in shown if t.startswith(("this playout: ", "this position: "))]
+        if event.depth == game:
+            continue  # the game's position: its end is the phase ("game over: draw")
+        whose = "this playout" if event.kind is EventKind.LEAF and event.id is None else SEARCHED
+        own = [t for t in shown if t.startswith(("this playout: ", f"{SEARCHED}: "))]
         assert len(own) == 1
         assert own[0].split(": ")[0] == whose
+        if end is None:
+            assert own[0] == f"{SEARCHED}: undecided"
         named.add(own[0])
-    assert {"this position: X wins", "this playout: X wins", "this position: draw"} <= named
+    assert {
+        "searched position: X wins",
+        "this playout: X wins",
+        "searched position: draw",
+        "searched position: undecided",
+    } <= named
+
+
+def test_a_searched_win_in_a_drawn_game_is_called_a_searched_position() -> None:
+    # the reader's frame 56: a board four moves on with X winning, in a game drawn at the end
+    shown = frames("tictactoe-mcts-tree")
+    event, text = shown[56]
+    assert event.kind is not EventKind.MOVE
+    assert event.node.status != 0  # a finished board
+    assert text.phase == "MCTS searching"
+    assert "searched position: X wins" in texts(text)
+    assert shown[-1][1].phase == "game over: draw"
 
 
 def test_the_game_over_card_says_the_result_once_and_how_a_draw_counts() -> None:
@@ -145,12 +167,25 @@ def test_an_uncommitted_solving_playout_says_it_is_not_played() -> None:
 def test_water_sort_names_its_value_functions_in_words() -> None:
     domain = searchvid.load_scene("watersort-astar").domain
     describe = domain.describe_value_function  # type: ignore[attr-defined]
+    # "/ 48" says what 48 is: the estimate's most, every cell its own run
     assert describe("progress") == (
         "closeness to goal",
-        "1 - pours still needed (at least) / 48",
+        "1 - pours still needed (at least) / 48, its most (12 colours x 4)",
     )
     assert describe("sorted") == ("share of tubes sorted", "tubes of one colour / 12")
-    assert describe("runs") is None
+    # the heuristics are named by what they estimate, not "heuristic runs"
+    assert describe("runs") == (
+        "pours still needed (at least)",
+        "one per colour run past the first, one per colour on no tube's bottom",
+    )
+    assert describe("spread")[0] == "pours still needed (a lower guess)"
+    assert describe("h") is None
+    opening = frames("watersort-astar")[0][1]
+    assert [f.text() for f in opening.fields][:3] == [
+        "search: A*",
+        "heuristic: pours still needed (at least)",
+        "closeness to goal: 1 - pours still needed (at least) / 48, its most (12 colours x 4)",
+    ]
     checked = 0
     for _, text in frames("watersort-astar")[1:]:
         fields = {f.name: f for f in text.fields}

@@ -506,7 +506,7 @@ def test_legend_lists_only_the_states_the_run_uses() -> None:
     assert panel_of(BACKTRACKING).legend == ("current", "undone", "visited", "leaf / dead end")
     assert panel_of(BFS).legend == ("current", "frontier", "expanded", "leaf / dead end")
     mcts = panel_of(list(mcts_events(random.Random(0), 12)), 400, 300)
-    assert mcts.legend == ("current", "most visits", "mean reward", "height: visits")
+    assert mcts.legend == ("current", "most visits", "mean reward", "height, number: visits")
     walks = panel_of([*BACKTRACKING, ev(K.RESTART, 0, None)])
     assert "frontier" not in walks.legend
     assert "pruned" not in walks.legend
@@ -558,7 +558,7 @@ def test_aggregation_bounds_what_is_drawn_for_100000_nodes() -> None:
     for event in events[:5000]:
         panel.observe(event)
     panel.draw()
-    assert "+k hidden" in panel.legend
+    assert "+k more nodes" in panel.legend
 
 
 def test_deep_trees_are_cut_by_depth() -> None:
@@ -1034,7 +1034,7 @@ def test_the_header_names_the_position_on_the_board() -> None:
         panel.observe(event)
         if event.kind is K.MOVE and event is not moves[-1]:
             before = panel._root_name
-            assert before.startswith("before it: position ")
+            assert before.startswith("root (before it): position ")
     panel.draw()
     assert panel.decision == panel.decisions - 1
     assert panel._root_name == f"after it: position {moves[-1].node}"

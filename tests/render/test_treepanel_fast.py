@@ -68,7 +68,7 @@ def test_decisions_whose_legends_differ_draw_the_same_pictures() -> None:
     events = _events(plan_events(random.Random(1), 6, 20))
     plain = _both(events, (600, 400), 5)
     hidden = [bool(layout.aggregates) for layout in plain.layouts]
-    assert hidden[:2] == [False, True]  # the legend gains "+k hidden" ...
+    assert hidden[:2] == [False, True]  # the legend gains "+k more nodes" ...
     assert hidden[-1] is False  # ... and loses it
 
 

@@ -59,6 +59,7 @@ def test_the_opening_card_says_what_the_reward_and_the_value_measure() -> None:
         "search: MCTS",
         "reward: share of exits joined",
         "iterations 300",
+        "points: the dice game's score",  # what the puzzle's strip field counts
         "share of exits joined: exits in the largest network / 12",
     ]
 
@@ -117,9 +118,9 @@ def test_a_kept_tree_legend_says_visits_include_earlier_moves() -> None:
         )
 
     kept = legend_entries(facts(played=True), hidden=False, thumbnails=False)
-    assert kept[-1] == LegendEntry("sizes", "height: visits, kept from earlier moves")
+    assert kept[-1] == LegendEntry("sizes", "height, number: visits, kept from earlier moves")
     fresh = legend_entries(facts(played=False), hidden=False, thumbnails=False)
-    assert fresh[-1] == LegendEntry("sizes", "height: visits")
+    assert fresh[-1] == LegendEntry("sizes", "height, number: visits")
 
 
 def test_the_closing_card_names_the_best_value_in_words() -> None:

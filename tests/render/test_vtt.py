@@ -286,7 +286,7 @@ def test_the_command_line_writes_both_files(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     line = result.output.strip()
     assert re.fullmatch(
-        rf"15 frames in \d+\.\d s -> {re.escape(str(tmp_path / 't.vtt'))}, chapters -> "
+        rf"21 frames in \d+\.\d s -> {re.escape(str(tmp_path / 't.vtt'))}, chapters -> "
         + re.escape(str(tmp_path / "t.chapters.vtt")),
         line,
     ), line

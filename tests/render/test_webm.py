@@ -27,7 +27,9 @@ from searchvid.render.webm import WEBM_ENCODER
 from searchvid.scene import load_scene
 from tests.test_signals import RAILROAD  # a long scene: the signal tests interrupt it too
 
-SCENE = "tree-backtracking"  # seeded, 15 frames at 2 fps with held opening and closing cards
+SCENE = str(Path(__file__).resolve().parent.parent / "golden" / "seed-tree.toml")
+"""The seed's tree searched depth first: 15 frames at 2 fps with held opening and closing
+cards."""
 
 
 def invoke(*args: str) -> Result:

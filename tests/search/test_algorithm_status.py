@@ -63,7 +63,7 @@ def test_titles_and_move_phases(name: str, title: str, phase: str) -> None:
         ("breadth-first", ["frontier 0", "level -"]),
         ("beam", ["level -", "kept 0/10"]),
         ("backtracking", ["visited 0"]),
-        ("random-walk", ["walk 0/1"]),
+        ("random-walk", []),  # a single walk counts no walks ("walk 1/1" says nothing)
         ("mcts", ["iterations 0/1,000", "visits -", "mean reward -"]),
         ("minimax", ["nodes searched 0", "transpositions 0", "cut-offs 0"]),
     ],
@@ -209,12 +209,11 @@ def test_random_walk_numbers_its_walks() -> None:
 # -- MCTS --------------------------------------------------------------------------------------
 
 
-def leader_fields(kids: list[Any] | None, two_player: bool) -> list[str]:
+def leader_fields(kids: list[Any] | None) -> list[str]:
+    """A one-player search's leading move: its visits and mean reward."""
     if not kids or not any(k.visits for k in kids):
-        return ["visits -", "win rate -" if two_player else "mean reward -"]
+        return ["visits -", "mean reward -"]
     best = max(kids, key=_commit_rank)
-    if two_player:
-        return [f"visits {best.visits}", f"win rate {100 * best.mean:.0f}%"]
     mean = best.mean
     from searchvid.search.status import format_number
 
@@ -230,8 +229,8 @@ def test_mcts_counts_iterations_and_follows_the_leading_move() -> None:
             done += 1  # the iteration ends right after its BACKUP
         if event.kind is K.SELECT:
             tree = algorithm._tree  # type: ignore[attr-defined]
-            assert fields[1:] == leader_fields(tree.kids, two_player=False)
-    assert texts(algorithm) == ["iterations 200/200", *leader_fields(algorithm._tree.kids, False)]  # type: ignore[attr-defined]
+            assert fields[1:] == leader_fields(tree.kids)
+    assert texts(algorithm) == ["iterations 200/200", *leader_fields(algorithm._tree.kids)]  # type: ignore[attr-defined]
 
 
 def test_mcts_plan_mode_numbers_the_moves_and_shows_win_rates() -> None:
@@ -246,19 +245,43 @@ def test_mcts_plan_mode_numbers_the_moves_and_shows_win_rates() -> None:
     assert moves[0][:2] == ["move 0", "iterations 0/40"]
     assert [m[0] for m in moves] == [f"move {i}" for i in range(len(moves))]
     assert all(m[1] == "iterations 40/40" for m in moves[1:])
-    assert all(m[3].startswith("win rate ") and m[3].endswith("%") for m in moves[1:])
+    assert all(m[2].startswith("win rate ") and m[2].endswith("%") for m in moves[1:])
+    assert all(m[3].startswith("visits ") for m in moves[1:])
     assert searching == {f"move {i}" for i in range(1, len(moves))}
 
 
-def test_mcts_win_rate_is_the_chooser_s() -> None:
-    # player 0 to move in a won position: every move of the leader wins for player 0
-    graph = Graph(((1, 2), (), ()), rewards=(0.0, 1.0, 1.0), to_move=(0, 1, 1))
-    algorithm = make_algorithm("mcts", {"iterations": 20}, rng=random.Random())
-    list(algorithm.traverse(graph.root(GameNode)))
-    assert texts(algorithm)[-1] == "win rate 100%"
-    lost = Graph(((1, 2), (), ()), rewards=(0.0, 1.0, 1.0), to_move=(1, 0, 0))
+def win_rate(algorithm: Algorithm[Any]) -> str:
+    (rate,) = [t for t in texts(algorithm) if t.startswith("win rate ")]
+    return rate
+
+
+def test_mcts_win_rate_is_player_0_s_whoever_moves() -> None:
+    # every move wins for player 0: 100% whether player 0 or player 1 is to move
+    for to_move in (0, 1):
+        graph = Graph(((1, 2), (), ()), rewards=(0.0, 1.0, 1.0), to_move=(to_move, 0, 0))
+        algorithm = make_algorithm("mcts", {"iterations": 20}, rng=random.Random())
+        list(algorithm.traverse(graph.root(GameNode)))
+        assert win_rate(algorithm) == "win rate 100%"
+    lost = Graph(((1, 2), (), ()), rewards=(0.0, 0.0, 0.0), to_move=(1, 0, 0))
     list(algorithm.traverse(lost.root(GameNode)))
-    assert texts(algorithm)[-1] == "win rate 0%"
+    assert win_rate(algorithm) == "win rate 0%"
+
+
+def test_mcts_win_rate_is_the_whole_decision_s_not_the_leading_move_s() -> None:
+    # player 0 to move: one move wins (reward 1), three lose (0). UCT gives the winning
+    # move most visits (its rate 100%), but the rate shown is of every playout from the
+    # position, the losing moves' too: player 0's mean over the root, not 100%
+    graph = Graph(
+        ((1, 2, 3, 4), (), (), (), ()), rewards=(0.0, 1.0, 0.0, 0.0, 0.0), to_move=(0, 1, 1, 1, 1)
+    )
+    algorithm = make_algorithm("mcts", {"iterations": 40}, rng=random.Random(3))
+    list(algorithm.traverse(graph.root(GameNode)))
+    tree = algorithm._tree  # type: ignore[attr-defined]
+    wins = next(k for k in tree.kids if k.state.id == 1)
+    assert max(tree.kids, key=_commit_rank) is wins
+    assert texts(algorithm)[-1] == f"visits {wins.visits}"
+    assert win_rate(algorithm) == f"win rate {100 * wins.visits / 40:.0f}%"
+    assert wins.visits < 40  # the losing moves were tried: not 100%
 
 
 # -- minimax -----------------------------------------------------------------------------------
@@ -297,7 +320,8 @@ def test_minimax_shows_the_window_of_each_event_s_node_for_player_0() -> None:
         (K.BACKTRACK, ["alpha 0.5", "beta 1"]),  # player 0 can now make sure of a draw
         (K.LEAF, ["alpha 0.5", "beta 1"]),
         (K.IMPROVE, ["alpha 0.5", "beta 1"]),
-        (K.BACKTRACK, ["alpha 1", "beta 1"]),  # a win: the window is closed
+        # a win: the window is closed, and the strip says what that means
+        (K.BACKTRACK, ["alpha 1", "beta 1", "window empty: cut-off"]),
         (K.MOVE, []),  # the moves played are searched in no window
         (K.MOVE, []),
     ]
@@ -314,10 +338,16 @@ def test_minimax_fields_grow_with_the_search_and_include_the_replays(seed: int) 
     searched = 0
 
     def numbers(fields: list[str]) -> tuple[int, ...]:
-        return tuple(int(f.rsplit(" ", 1)[1].replace(",", "")) for f in fields)
+        named = ("nodes searched ", "transpositions ", "cut-offs ")
+        counts = [f for f in fields if f.startswith(named)]
+        return tuple(int(f.rsplit(" ", 1)[1].replace(",", "")) for f in counts)
 
     for event, fields in watch(algorithm, graph.root(GameNode)):
-        now = numbers(fields[:3])  # the counts; the window (alpha, beta) comes and goes
+        # the counts; how many are shown, the window (alpha, beta) come and go
+        now = numbers(fields)
+        shown = [f for f in fields if f.endswith(" shown (top 2 plies)")]
+        for f in shown:  # only where some nodes searched are not shown, and fewer of them
+            assert 0 < int(f.split(" ", 1)[0]) < now[0], fields
         assert all(a >= b for a, b in zip(now, last, strict=True))
         last = now
         prunes += event.kind is K.PRUNE

@@ -94,7 +94,7 @@ def test_run_set_changes_the_scene() -> None:
     plain = json.loads(invoke("run", "tree-backtracking", "--json").stdout)
     cut = invoke("run", "tree-backtracking", "--json", "--set", "video.max_frames=3")
     assert cut.exit_code == 0, cut.output
-    assert (plain["frames"], json.loads(cut.stdout)["frames"]) == (15, 3)
+    assert (plain["frames"], json.loads(cut.stdout)["frames"]) == (21, 3)
     bad = invoke("run", "tree-backtracking", "--set", "video.max_frames=0")
     assert bad.exit_code == 2
     assert bad.stderr.endswith("tree-backtracking.toml: video.max_frames: must be >= 1, got 0\n")

@@ -26,7 +26,10 @@ from searchvid.render.view import View
 from searchvid.search.status import Field
 from searchvid.search.values import ValueFunction
 
-_VALUE_WORDS: dict[float, str] = {1.0: "player 0 wins", 0.5: "draw", 0.0: "player 1 wins"}
+PLAYERS = ("first player", "second player")
+"""Player 0 and player 1 as the strip names them: Quarto's players have no names of their
+own, and a blog reader counts from one ("player 0" is a programmer's word)."""
+_VALUE_WORDS: dict[float, str] = {1.0: "first player wins", 0.5: "draw", 0.0: "second player wins"}
 _OUTCOMES: dict[int, float] = {P0_WON: 1.0, DRAW: 0.5, P1_WON: 0.0}
 """Player 0's outcome by the status of a finished game."""
 
@@ -111,25 +114,26 @@ class QuartoDomain(Domain):
     def status(self, node: Any) -> Sequence[Field]:
         """Whose turn and what for, then the pieces not yet on the board.
 
-        ``player 1 to place`` (a move places the piece in hand, then gives the other player
-        theirs), ``player 0 to choose`` at the opening (a piece only), ``player 0 wins`` or
-        ``draw`` at the end; then ``pieces left 11`` (in hand or in the reserve).
+        ``second player to place`` (a move places the piece in hand, then gives the other
+        player theirs), ``first player to choose`` at the opening (a piece only), ``first
+        player wins`` or ``draw`` at the end (:data:`PLAYERS`); then ``pieces left 11`` (in
+        hand or in the reserve).
         """
         state: QuartoState = node
         if state.status == DRAW:
             turn = Field("", "draw")
         elif state.status in (P0_WON, P1_WON):
-            turn = Field("wins", f"player {state.status - P0_WON}", prefix=True)
+            turn = Field("wins", PLAYERS[state.status - P0_WON], prefix=True)
         elif state.hand < 0:
-            turn = Field("to choose", f"player {state.to_move}", prefix=True)
+            turn = Field("to choose", PLAYERS[state.to_move], prefix=True)
         else:
-            turn = Field("to place", f"player {state.to_move}", prefix=True)
+            turn = Field("to place", PLAYERS[state.to_move], prefix=True)
         return (turn, Field("pieces left", state.empty.bit_count()))
 
     def describe_move(self, parent: Any, child: Any) -> str | None:
-        """The move in words: ``"player 1 places the tall dark round hollow piece at b3,
-        gives the short light square solid piece"``; the opening ``"player 0 gives the ...
-        piece"``; a placement that ends the game hands nothing over. Cells are named as
+        """The move in words: ``"second player places the tall dark round hollow piece at
+        b3, gives the short light square solid piece"``; the opening ``"first player gives
+        the ... piece"``; a placement that ends the game hands nothing over. Cells are named as
         drawn (columns a-d from the left, rows 1-4 from the bottom). None when ``child`` is
         not one move on from ``parent``."""
         before: QuartoState = parent
@@ -143,7 +147,7 @@ class QuartoDomain(Domain):
             gives = f"gives the {piece_words(after.hand)} piece"
         elif after.pool != before.pool:
             return None
-        player = f"player {before.to_move}"
+        player = PLAYERS[before.to_move]
         if before.hand < 0:  # the opening: a piece chosen, nothing placed
             return f"{player} {gives}" if gives and after.cells == before.cells else None
         cell = after.last
@@ -155,9 +159,9 @@ class QuartoDomain(Domain):
         return f"{placed}, {gives}" if gives else placed
 
     def describe_value(self, value: float) -> str | None:
-        """Player 0's outcome in words: 1 ``"player 0 wins"``, 0.5 ``"draw"``, 0 ``"player 1
-        wins"``; else None. As for tic-tac-toe, 0.5 before the end means "not over yet" to
-        ``outcome``: the words are right for values a search proved."""
+        """Player 0's outcome in words: 1 ``"first player wins"``, 0.5 ``"draw"``, 0
+        ``"second player wins"``; else None. As for tic-tac-toe, 0.5 before the end means
+        "not over yet" to ``outcome``: the words are right for values a search proved."""
         return _VALUE_WORDS.get(value)
 
     def describe_node_value(self, node: Any, value: float) -> str | None:
@@ -173,8 +177,8 @@ class QuartoDomain(Domain):
         return "you place the piece your opponent picks; 4 in a line sharing a trait wins"
 
     def describe_end(self, node: Any) -> str | None:
-        """``"game over: player 0 wins"``, ``"game over: player 1 wins"`` or ``"game over:
-        draw"`` at the end of the game; None before it."""
+        """``"game over: first player wins"``, ``"game over: second player wins"`` or
+        ``"game over: draw"`` at the end of the game; None before it."""
         state: QuartoState = node
         if not state.is_terminal():
             return None

@@ -31,8 +31,8 @@ _PIECE = {g: [_ID[piece_tile(p, g)] for p in range(PIECES)] for g in GROUNDS}
 MARKS = (
     Mark(piece_tile(0, "last"), "last placed"),
     Mark(piece_tile(0, "win"), "winning line"),
-    Mark("hand0", "player 0's hand"),
-    Mark("hand1", "player 1's hand"),
+    Mark("hand0", "first player's hand"),
+    Mark("hand1", "second player's hand"),
 )
 """What the highlighted cells and the hand slot's colours mean (the frame's legend)."""
 

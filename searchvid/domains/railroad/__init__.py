@@ -205,8 +205,9 @@ class RailroadDomain(Domain):
         """What the strip calls value function ``name`` and what it measures, in words a
         reader can check on the board (see :func:`words.value_function_words`):
         ``("closeness to goal", ...)`` for ``network``, ``("share of exits joined", ...)``
-        for ``partial``; None for the others."""
-        return words.value_function_words(name)
+        for ``partial``; under the puzzle's rules also what the strip's ``points`` field
+        counts (the dice game's score); None for the others."""
+        return words.value_function_words(name, game=self.options.rules == "game")
 
     def describe_value(self, value: float) -> str | None:
         """``"all 12 exits joined"`` for 1.0, else None (the number is shown).

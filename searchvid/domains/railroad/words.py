@@ -21,6 +21,7 @@ from searchvid.domains.railroad.values import SCORE_RANGE
 from searchvid.search.status import Field
 
 __all__ = [
+    "POINTS_WORDS",
     "TILE_WORDS",
     "VALUE_FUNCTION_WORDS",
     "board_figures",
@@ -76,9 +77,19 @@ VALUE_FUNCTION_WORDS: dict[str, tuple[str, str]] = {
 sees ``closeness to goal 0.539``, not the function's name ``network``."""
 
 
-def value_function_words(name: str) -> tuple[str, str] | None:
+POINTS_WORDS = ("points", "the dice game's score")
+"""What the strip's ``points`` field counts, said once on the opening card under the puzzle's
+rules, where no dice game is played and a reader meets "points -2" unexplained (under the
+game's rules the problem line already says how the game scores)."""
+
+
+def value_function_words(name: str, *, game: bool = False) -> tuple[str, str] | None:
     """``(the strip's name, what it measures)`` of value function ``name``, or None where
-    the function has no words (``outlook`` keeps its name)."""
+    the function has no words (``outlook`` keeps its name); for ``"points"``, the strip's
+    field of that name, what it counts (:data:`POINTS_WORDS`; None under the game's rules,
+    ``game``)."""
+    if name == POINTS_WORDS[0]:
+        return None if game else POINTS_WORDS
     return VALUE_FUNCTION_WORDS.get(name)
 
 

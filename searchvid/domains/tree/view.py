@@ -212,6 +212,7 @@ class TreeView:
         """The base grid with the visited and frontier marks: what every frame starts from."""
         self._state = bytearray(count)  # NodeState of each node in _marks
         self._observed = False
+        self._frontier_shown = True
         self._fonts: dict[int, tuple[ImageFont.FreeTypeFont, int]] = {}
         self._boxes: dict[tuple[int, NodeState, int], Image.Image] = {}
 
@@ -222,8 +223,14 @@ class TreeView:
 
     @property
     def marks(self) -> tuple[Mark, ...]:
-        """What a node box's look means, for the frame's legend."""
-        marks = [Mark(f"key-{state.name.lower()}", words) for state, words in KEYS]
+        """What a node box's look means, for the frame's legend: every state a node can
+        take in this run (the frontier only if a search reports one, see
+        :meth:`show_frontier`), and the goal's marks where the tree has a goal."""
+        marks = [
+            Mark(f"key-{state.name.lower()}", words)
+            for state, words in KEYS
+            if state is not NodeState.FRONTIER or self._frontier_shown
+        ]
         if self._goal:
             marks.append(Mark(GOAL_KEY, "goal (corner flag)"))
             marks.append(Mark(FOUND_KEY, "goal found"))
@@ -233,6 +240,13 @@ class TreeView:
     def shape(self) -> tuple[int, int]:
         """``(rows, cols)``: two rows per depth but the last; ``BOX + GAP`` columns per leaf."""
         return self._layout.rows, self._layout.cols
+
+    def show_frontier(self, shown: bool) -> None:
+        """Whether a search drawn by this view reports frontier nodes (``EXPAND`` or
+        ``FRONTIER`` events); without one (backtracking, a random walk, minimax) no node
+        takes the frontier's look, and :attr:`marks` leaves it out of the legend. Default:
+        shown (a view told nothing cannot rule it out)."""
+        self._frontier_shown = shown
 
     def observe(self, event: Event) -> None:
         """Take in the next event of the search: mark the node it shows as visited.

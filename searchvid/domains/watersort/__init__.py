@@ -76,6 +76,19 @@ class WaterSortOptions:
                 )
 
 
+RUNS_WORDS = (
+    "pours still needed (at least)",
+    "one per colour run past the first, one per colour on no tube's bottom",
+)
+"""The ``runs`` heuristic in a reader's words: what it estimates, and how it counts."""
+
+SPREAD_WORDS = (
+    "pours still needed (a lower guess)",
+    "one per tube a colour lies in, past the first",
+)
+"""The ``spread`` heuristic in a reader's words (weaker than ``runs``)."""
+
+
 class WaterSortDomain(Domain):
     """Water Sort (seed 004): by default the seed's 14-tube puzzle.
 
@@ -148,16 +161,26 @@ class WaterSortDomain(Domain):
         return "solved" if value == 1.0 else None
 
     def describe_value_function(self, name: str) -> tuple[str, str] | None:
-        """What the strip calls value function ``name`` and what it measures, in words a
-        reader can check on the board: ``progress`` is ``("closeness to goal", "1 - pours
-        still needed (at least) / 48")`` (the ``runs`` estimate of the pours left, over its
-        largest possible value: colours x capacity), ``sorted`` is ``("share of tubes
-        sorted", "tubes of one colour / 12")``; None for others."""
+        """What the strip calls value function or heuristic ``name`` and what it measures,
+        in words a reader can check on the board: ``progress`` is ``("closeness to goal",
+        "1 - pours still needed (at least) / 48, its most (12 colours x 4)")`` (the ``runs``
+        estimate of the pours left, over its largest possible value: colours x capacity),
+        ``sorted`` is ``("share of tubes sorted", "tubes of one colour / 12")``; the
+        heuristics are estimates of the pours left that never overestimate: ``runs`` is
+        ``("pours still needed (at least)", ...)``, ``spread`` a weaker one. None for
+        others."""
         if name == "progress":
-            worst = self.colours * self.options.capacity
-            return "closeness to goal", f"1 - pours still needed (at least) / {worst}"
+            colours, capacity = self.colours, self.options.capacity
+            return "closeness to goal", (
+                f"1 - pours still needed (at least) / {colours * capacity}, its most "
+                f"({colours} colours x {capacity})"
+            )
         if name == "sorted":
             return "share of tubes sorted", f"tubes of one colour / {self.colours}"
+        if name == "runs":
+            return RUNS_WORDS
+        if name == "spread":
+            return SPREAD_WORDS
         return None
 
     def describe_problem(self, node: Any) -> str | None:

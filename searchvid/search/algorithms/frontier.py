@@ -18,6 +18,13 @@ Events common to all four (each class docstring adds its order):
   :class:`BeamSearch`).
 - When the node is a goal (the domain's goal test): the search stops and, with ``replay``,
   emits ``MOVE`` for each node of the path from the root (depth 0) to the goal.
+
+Status fields (:meth:`status_of`): a ``frontier`` count that, with ``expand_events``,
+leaves out the children no ``EXPAND`` has shown yet (it then equals the frontier a picture
+drawn from the events shows); ``move 1/2`` on a replayed solution's nodes between its start
+and its goal; and on the search's last frame the distinct states it met
+(``27,140 distinct states seen``) and, for breadth-first at a goal, ``fewest moves
+possible``.
 - Otherwise the stream ends when the frontier is empty (e.g. an unsolvable puzzle).
 - Work budget (:attr:`~searchvid.search.algorithm.Algorithm.work_limit`): a unit per child
   generated (taken from ``children()``, duplicates included), so a ``children()`` that never
@@ -59,6 +66,7 @@ _EXPAND = EventKind.EXPAND
 _IMPROVE = EventKind.IMPROVE
 _FRONTIER = EventKind.FRONTIER
 _DROP = EventKind.DROP
+_MOVE = EventKind.MOVE
 _EXPANDED_KINDS = frozenset({_ENTER, _LEAF, _IMPROVE})
 """Events about the node being expanded (the others name a child or a replayed state)."""
 
@@ -118,18 +126,29 @@ class _Visits:
     Keeps the step counter, the best value across nodes, and the search's tree: the key
     (:attr:`keys`) and parent id (:attr:`ups`) of each tree node, by id, which the search
     appends to as it creates tree nodes.
+
+    With ``expand_events`` it also keeps :attr:`unreported`: the children of the node
+    being expanded that its frontier holds already (a search queues them before it reports
+    the node) but no ``EXPAND`` event has shown yet. A frame's ``frontier`` count leaves
+    them out, so that it equals the frontier the events have drawn so far: each ``EXPAND``
+    frame shows one more, the node it adds counted from the next frame on (it is drawn as
+    the current node on its own).
     """
 
     __slots__ = (
         "best",
         "done",
         "expand_events",
+        "found",
         "frontier_events",
         "goal",
+        "goal_id",
         "keys",
         "replay",
         "root",
         "step",
+        "unreported",
+        "unreported_from",
         "ups",
         "value",
     )
@@ -154,6 +173,26 @@ class _Visits:
         self.step = 0
         self.best = -math.inf
         self.done = False
+        self.found: int | None = None
+        """The depth of the goal found (None: none yet): a replay's length in moves."""
+        self.goal_id: int | None = None
+        """The goal's tree id (None: none found yet)."""
+        self.unreported = 0
+        self.unreported_from = 0
+        """The tree id of the first :attr:`unreported` child (ids run on from it)."""
+
+    def hides(self, nid: int) -> bool:
+        """Whether the frontier node with tree id ``nid`` has not been reported yet."""
+        return self.unreported > 0 and nid >= self.unreported_from
+
+    def ends(self, event: Event, frontier: int) -> bool:
+        """Whether ``event`` is the last the search makes that shows a node: the goal's
+        (its replay's last move, or its own without a replay), or, with no goal found, a
+        node that adds nothing when the frontier (``frontier`` nodes) is empty."""
+        if self.goal_id is not None:
+            shown = _MOVE if self.replay else event.kind
+            return event.kind is shown and event.id == self.goal_id
+        return event.kind is _LEAF and frontier == 0
 
     def report(
         self, node: Any, nid: int, depth: int, v: float, new: list[Any], first: int
@@ -164,13 +203,18 @@ class _Visits:
         """
         step = self.step
         parent = self.ups[nid]
+        if self.expand_events:
+            self.unreported, self.unreported_from = len(new), first
+        at_goal = self.goal is not None and self.goal(node)
+        if at_goal:  # known before its events, whose frames may then say so
+            self.found, self.goal_id = depth, nid
         yield new_event(Event, (_ENTER if new else _LEAF, node, depth, step, v, nid, parent))
         step += 1
         if v > self.best:
             self.best = v
             yield new_event(Event, (_IMPROVE, node, depth, step, v, nid, parent))
             step += 1
-        if self.goal is not None and self.goal(node):
+        if at_goal:
             self.done = True
             if self.replay:
                 yield from replay_events(self.root, self.keys, self.ups, nid, self.value, step)
@@ -181,7 +225,32 @@ class _Visits:
             for cid, child in enumerate(new, first):
                 yield new_event(Event, (kind, child, below, step, None, cid, nid))
                 step += 1
+                if self.expand_events:  # drawn on the frontier from the next frame on
+                    self.unreported -= 1
+                    self.unreported_from += 1
         self.step = step
+
+
+def _solution_move(event: Event, visits: _Visits | None) -> tuple[Field, ...]:
+    """``move 1/2`` on a found solution's replayed node (``MOVE``): which move of the path
+    the board shows, of how many (the goal's depth); none on the start (no move made yet)
+    nor on other events. Beside the node's ``depth`` it says that the solution is longer
+    than the move on screen."""
+    if event.kind is not _MOVE or visits is None or visits.found is None:
+        return ()
+    if not 0 < event.depth < visits.found:  # the goal's own frame says where it was found
+        return ()
+    return (Field("move", event.depth, of=visits.found),)
+
+
+def _seen(count: int) -> Field:
+    """``27,012 distinct states seen``: the states a search met, each once (duplicates by
+    key skipped), the start included."""
+    return Field("distinct states seen", count, prefix=True)
+
+
+SHORTEST = Field("", "fewest moves possible")
+"""What breadth-first's goal is: found level by level, so no solution has fewer moves."""
 
 
 class BreadthFirst(Algorithm[BreadthFirstOptions]):
@@ -196,6 +265,7 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
 
     name = "breadth-first"
     title = "breadth-first"
+    reports_frontier = True
     summary = "Level by level, skipping states seen before; stops at the first goal."
     options_type = BreadthFirstOptions
     value_option = "value"
@@ -204,29 +274,52 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
     """The frontier of the running search: (node, depth, tree id), first out first."""
     _level: int | None = None
     """The depth of the node being expanded (None before the first)."""
+    _visits: _Visits | None = None
+    """The running search's events (what they have shown of the frontier)."""
+    _seen: Sized = ()
+    """The keys the running search has met."""
+
+    def _frontier(self) -> int:
+        """Nodes on the frontier, but for children an ``EXPAND`` has not shown yet (see
+        :class:`_Visits`)."""
+        visits = self._visits
+        return len(self._queue) - (visits.unreported if visits is not None else 0)
 
     def status(self) -> Sequence[Field]:
-        """``frontier 1,204`` (nodes queued, not expanded yet) and ``level 5`` (the depth
-        being expanded)."""
-        return (Field("frontier", len(self._queue)), Field("level", self._level))
+        """``frontier 1,204`` (nodes queued, not expanded yet; with ``expand_events``, only
+        those an ``EXPAND`` has shown) and ``level 5`` (the depth being expanded)."""
+        return (Field("frontier", self._frontier()), Field("level", self._level))
 
     def status_of(self, event: Event) -> Sequence[Field]:
         """As :meth:`status`; for the node being expanded, with a
         :class:`~searchvid.search.frontierview.FrontierView`: that node, then the first
-        :data:`~searchvid.search.frontierview.MAX_BOARDS` nodes of the queue, each with its
-        depth."""
-        fields = self.status()
+        :data:`~searchvid.search.frontierview.MAX_BOARDS` nodes of the queue the events have
+        reported, each with its depth. On a replayed solution's node, ``move 1/2``."""
+        fields = (*self.status(), *self._closing(event))
         if event.kind not in _EXPANDED_KINDS or event.id is None:
-            return fields
+            return (*fields, *_solution_move(event, self._visits))
         boards = [Glimpse(event.node, event.id, event.depth, Role.CURRENT, _depth(event.depth))]
+        visits = self._visits
         for node, depth, nid in islice(self._queue, MAX_BOARDS):
+            if visits is not None and visits.hides(nid):
+                break  # the rest of the queue is this node's children, not reported yet
             boards.append(Glimpse(node, nid, depth, Role.WAITING, _depth(depth)))
         view = FrontierView(
             "the frontier queue: first in, first out (level by level, in the order generated)",
             tuple(boards),
-            ((Role.WAITING, len(self._queue)),),
+            ((Role.WAITING, self._frontier()),),
         )
         return StatusFields(fields, view)
+
+    def _closing(self, event: Event) -> tuple[Field, ...]:
+        """On the search's last frame (:meth:`_Visits.ends`): the distinct states it met,
+        and at a goal that it is the shortest possible (the first goal met level by level:
+        every shorter path was tried first)."""
+        visits = self._visits
+        if visits is None or not visits.ends(event, self._frontier()):
+            return ()
+        shortest = (SHORTEST,) if visits.goal_id is not None else ()
+        return (_seen(len(self._seen)), *shortest)
 
     def _traverse(self, root: Any) -> Iterator[Event]:
         opts = self.options
@@ -237,8 +330,8 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
         seen: set[Hashable] = {root_key}
         # (node, depth, tree id)
         queue: deque[tuple[Any, int, int]] = deque([(root, 0, 0)])
-        self._queue, self._level = queue, None
-        visits = _Visits(root, root_key, self, opts)
+        self._queue, self._level, self._seen = queue, None, seen
+        visits = self._visits = _Visits(root, root_key, self, opts)
         keys, ups = visits.keys, visits.ups
         add_key, add_up, add_seen = keys.append, ups.append, seen.add
         created = 1  # tree nodes so far: the next id
@@ -292,6 +385,7 @@ class BeamSearch(Algorithm[BeamOptions]):
 
     name = "beam"
     title = "beam search"
+    reports_frontier = True
     summary = "Keeps the best few states of each level, ranked by a value function."
     options_type = BeamOptions
     value_option = "value"
@@ -305,6 +399,8 @@ class BeamSearch(Algorithm[BeamOptions]):
     _dropped: tuple[Sequence[tuple[Any, int, float]], int] = ((), 0)
     """The best candidates that level dropped (as :attr:`_beam`, best first; at most
     :data:`DROPPED_SHOWN`) and how many it dropped."""
+    _visits: _Visits | None = None
+    """The running search's events (a found goal's depth, for its replay)."""
 
     def status(self) -> Sequence[Field]:
         """``level 5`` (the depth being expanded) and ``kept 6/6`` (its nodes, of ``width``)."""
@@ -319,7 +415,7 @@ class BeamSearch(Algorithm[BeamOptions]):
         value."""
         fields = self.status()
         if event.kind not in _EXPANDED_KINDS:
-            return fields
+            return (*fields, *_solution_move(event, self._visits))
         beam = self._beam
         at = next((i for i, entry in enumerate(beam) if entry[1] == event.id), None)
         if at is None:
@@ -351,7 +447,7 @@ class BeamSearch(Algorithm[BeamOptions]):
         expand_events = opts.expand_events
         root_key = key(root)
         seen: set[Hashable] = {root_key}  # the keys of kept nodes
-        visits = _Visits(root, root_key, self, opts, frontier_events=False)
+        visits = self._visits = _Visits(root, root_key, self, opts, frontier_events=False)
         keys, ups = visits.keys, visits.ups
         # (node, tree id, value)
         level: list[tuple[Any, int, float]] = [(root, 0, value(root))]
@@ -454,6 +550,7 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
     options_type = HeuristicOptions
     value_option = "value"
     heuristic_option = "heuristic"
+    reports_frontier = True
     uses_cost: bool = True
 
     _heap: Sized = ()
@@ -470,9 +567,15 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
     order: str = ""
     """The frontier's order in words, for its view."""
 
+    _visits: _Visits | None = None
+    """The running search's events (what they have shown of the frontier)."""
+
     def _frontier(self) -> int:
-        """Nodes on the frontier: the heap's entries that are not stale."""
-        return len(self._heap) - self._stale
+        """Nodes on the frontier: the heap's entries that are not stale, but for children an
+        ``EXPAND`` has not shown yet (see :class:`_Visits`)."""
+        visits = self._visits
+        hidden = visits.unreported if visits is not None else 0
+        return len(self._heap) - self._stale - hidden
 
     def _board_fields(self, priority: float, g: int) -> tuple[Field, ...]:
         """The numbers a board of the frontier view shows, from its heap entry."""
@@ -486,7 +589,7 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         it reads about ``k log k`` entries however large the heap; it gives up after
         ``8 * MAX_BOARDS`` stale entries (fewer boards, still the next ones in order).
         """
-        heap, cost = self._heap, self._cost
+        heap, cost, visits = self._heap, self._cost, self._visits
         if not isinstance(heap, list) or not heap or cost is None:
             return []
         found: list[_Entry] = []
@@ -496,12 +599,19 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
             entry, i = heapq.heappop(todo)  # entries never tie: the tree id breaks ties
             if cost[entry[4]] < entry[3]:
                 stale += 1
-            else:
+            elif visits is None or not visits.hides(entry[2]):
                 found.append(entry)
             for child in (2 * i + 1, 2 * i + 2):
                 if child < size:
                     heapq.heappush(todo, (heap[child], child))
         return found
+
+    def _closing(self, event: Event) -> tuple[Field, ...]:
+        """On the search's last frame (:meth:`_Visits.ends`): the distinct states it met."""
+        visits, cost = self._visits, self._cost
+        if visits is None or cost is None or not visits.ends(event, self._frontier()):
+            return ()
+        return (_seen(len(cost)),)
 
     def _view_of(self, event: Event) -> FrontierView | None:
         """The frontier view of a frame showing the node being expanded (else None)."""
@@ -528,7 +638,7 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
         # given in push order, so the id is also the insertion counter that breaks ties.
         heap: list[_Entry] = [(h(root), 0, 0, 0, root_key, root)]
         heappush, heappop = heapq.heappush, heapq.heappop
-        visits = _Visits(root, root_key, self, opts)
+        visits = self._visits = _Visits(root, root_key, self, opts)
         keys, ups = visits.keys, visits.ups
         add_key, add_up = keys.append, ups.append
         counter = 0
@@ -613,8 +723,14 @@ class BestFirst(_HeuristicSearch):
         and depth."""
         if event.kind in _EXPANDED_KINDS:
             view = self._view_of(event)
-            return self.status() if view is None else StatusFields(self.status(), view)
-        return (Field("h", self.heuristic(event.node)), Field("frontier", self._frontier()))
+            fields = (*self.status(), *self._closing(event))
+            return fields if view is None else StatusFields(fields, view)
+        return (
+            Field("h", self.heuristic(event.node)),
+            Field("frontier", self._frontier()),
+            *_solution_move(event, self._visits),
+            *self._closing(event),
+        )
 
 
 class AStar(_HeuristicSearch):
@@ -661,11 +777,14 @@ class AStar(_HeuristicSearch):
         ``f``."""
         if event.kind in _EXPANDED_KINDS:
             view = self._view_of(event)
-            return self.status() if view is None else StatusFields(self.status(), view)
+            fields = (*self.status(), *self._closing(event))
+            return fields if view is None else StatusFields(fields, view)
         g, h = event.depth, self.heuristic(event.node)
         return (
             Field("g", g),
             Field("h", h),
             Field("f", g + h),
             Field("frontier", self._frontier()),
+            *_solution_move(event, self._visits),
+            *self._closing(event),
         )

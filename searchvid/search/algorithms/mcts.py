@@ -303,6 +303,7 @@ class Mcts(Algorithm[MctsOptions]):
     # tree and plays out from there (its SELECT starts it)
     work_kinds = frozenset({_SELECT})
     work_unit = ("iteration", "iterations")
+    reports_frontier = True  # EXPAND: a node added to the tree, not visited yet
 
     @classmethod
     def best_name_for(cls, options: Mapping[str, Any]) -> str:
@@ -339,10 +340,14 @@ class Mcts(Algorithm[MctsOptions]):
 
         ``move 4`` (plan mode: the move being searched for, or just played; rolls of the dice
         are not moves), ``iterations 120/300`` (this block's iterations done, of
-        ``iterations``), and the leading move at the block's root -- the one with the most
-        visits so far: its ``visits`` and ``win rate 53%`` (the mean reward of the player who
-        chooses it) in two-player games, ``mean reward 0.531`` in one-player ones (``-``
-        before any).
+        ``iterations``), then in two-player games ``win rate 51%``: player 0's mean reward
+        over every playout through the block's root (the iterations kept from earlier moves
+        too), whoever moves there, and the ``visits`` of the leading move there -- the one
+        with the most visits so far; in one-player games that move's ``visits`` and ``mean
+        reward 0.531`` (``-`` before any). The win rate is the whole decision's, not the
+        leading move's: where a position has hundreds of moves, the leader may have a handful
+        of visits, and the best of many such small means reads as a certain win for whoever
+        chooses (``100%``, then ``9%`` one move later).
         """
         return self._fields(under_way=False)
 
@@ -369,16 +374,14 @@ class Mcts(Algorithm[MctsOptions]):
             fields = [Field("iterations", done, of=opts.iterations)]
         if opts.mode == "plan":
             fields.insert(0, Field("move", self._move_number))
-        fields.extend(self._node_fields(leader))
-        return fields
-
-    def _node_fields(self, node: _TreeNode | None) -> tuple[Field, Field]:
-        """``visits`` and ``win rate`` (two players) or ``mean reward`` of a tree node."""
-        visits = node.visits if node is not None else None
-        mean = node.mean if node is not None and node.visits else None
+        visits = leader.visits if leader is not None else None
         if self._two_player:
-            return Field("visits", visits), Field("win rate", mean, percent=True)
-        return Field("visits", visits), Field("mean reward", mean)
+            fields.append(Field("win rate", _first_players_rate(block), percent=True))
+            fields.append(Field("visits", visits))
+        else:
+            mean = leader.mean if leader is not None and leader.visits else None
+            fields.extend((Field("visits", visits), Field("mean reward", mean)))
+        return fields
 
     def check(self, root: Any) -> None:
         """Two-player domains also need a terminal ``reward()``."""
@@ -937,6 +940,15 @@ class Mcts(Algorithm[MctsOptions]):
         while self._cached > budget:
             _, dropped = cache.popitem(last=False)
             self._cached -= len(dropped)
+
+
+def _first_players_rate(block: _TreeNode | None) -> float | None:
+    """Player 0's mean reward over all the playouts through decision node ``block`` (its
+    statistics are its mover's, the player who moved into it); None before the first, and
+    at a chance node, where nobody decides."""
+    if block is None or not block.visits or block.outcomes is not None:
+        return None
+    return 1.0 - block.mean if block.mover else block.mean
 
 
 def _no_goal(node: Any) -> bool:

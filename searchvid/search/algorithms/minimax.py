@@ -49,6 +49,15 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _UNLIMITED = 1 << 40
 """Remaining depth of an unlimited search, and of terminal entries (valid at any depth)."""
 
+SHOWN = "shown"
+"""How the name of the status field begins that counts the nodes a search with
+``event_depth`` reports (``84 shown (top 3 plies)``): the ones a video shows, of the nodes
+searched."""
+
+EMPTY_WINDOW = "empty: cut-off"
+"""The status value of the field ``window`` when the alpha-beta window is empty (alpha >=
+beta): the moves left at the node cannot change the result (``window empty: cut-off``)."""
+
 _MAX, _MIN, _CHANCE = 0, 1, 2
 """Kinds of expectimax nodes: player 0's (or the one player's) decision, player 1's, chance."""
 
@@ -100,9 +109,12 @@ class _Counters:
         window: The alpha-beta window of the node of the latest event, for player 0:
             ``(alpha, beta)``, alpha what player 0 can already make sure of, beta what
             player 1 can (None: no event of the search yet, or a move played).
+        reported: The tree nodes the emitting search has reported so far (its
+            :class:`_Tree`'s parent list, read live), while it runs; None after it.
+        shown: The nodes the emitting search reported, once it has ended.
     """
 
-    __slots__ = ("cuts", "hits", "nodes", "searched", "window")
+    __slots__ = ("cuts", "hits", "nodes", "reported", "searched", "shown", "window")
 
     def __init__(self) -> None:
         self.searched = 0
@@ -110,6 +122,12 @@ class _Counters:
         self.hits = 0
         self.cuts = 0
         self.window: tuple[float, float] | None = None
+        self.reported: list[int | None] | None = None
+        self.shown = 0
+
+    def drawn(self) -> int:
+        """The nodes reported as events so far: the ones a video can show."""
+        return self.shown if self.reported is None else len(self.reported)
 
 
 def _window_p0(alpha: float, beta: float, to_move: int) -> tuple[float, float]:
@@ -243,33 +261,51 @@ class Minimax(Algorithm[MinimaxOptions]):
         search reports nodes, the window of the latest event's node on player 0's scale of
         values (1 player 0 wins, 0.5 a draw, 0 player 0 loses): ``alpha 0.5`` (what player
         0 can already make sure of) and ``beta 1`` (what player 1 can); a node whose value
-        falls outside it does not matter to the result. With ``event_depth``, ``top 3 plies
-        shown``: the steps count only the nodes that near the root, the nodes searched all."""
+        falls outside it does not matter to the result; when the window is empty (alpha >=
+        beta), ``window empty: cut-off`` (the moves left at that node cannot change the
+        result). With ``event_depth``, once some nodes searched lie below it, ``84 shown
+        (top 3 plies)`` after the node count: the nodes reported as events (the steps count
+        only those), of the nodes searched."""
         counts = self._counts
-        fields = [
-            Field("nodes searched", counts.searched + counts.nodes),
-            Field("transpositions", counts.hits),
-            Field("cut-offs", counts.cuts),
-        ]
-        shown = self.options.event_depth
-        if shown:
-            plies = "ply" if shown == 1 else "plies"
-            fields.append(Field("shown", f"top {shown} {plies}", prefix=True))
+        searched = counts.searched + counts.nodes
+        fields = [Field("nodes searched", searched)]
+        drawn = counts.drawn()
+        if self.options.event_depth and drawn != searched:
+            fields.append(Field(f"{SHOWN} ({self._top_plies()})", drawn, prefix=True))
+        fields += (Field("transpositions", counts.hits), Field("cut-offs", counts.cuts))
         window = counts.window
         if self.options.alpha_beta and window is not None:
             alpha, beta = window
             fields += (Field("alpha", alpha), Field("beta", beta))
+            if alpha >= beta:  # nothing left to find here: the gauge's "cut-off", in words
+                fields.append(Field("window", EMPTY_WINDOW))
         return tuple(fields)
 
+    def _top_plies(self) -> str:
+        """``top 3 plies``: the plies whose nodes are events (``event_depth``)."""
+        depth = self.options.event_depth
+        return f"top {depth} {'ply' if depth == 1 else 'plies'}"
+
     def status_of(self, event: Event) -> Sequence[Field]:
-        """As :meth:`status`, but a played move's frame (``MOVE``, ``ROLL``) leaves out
-        ``top 3 plies shown``: it says which of the search's nodes are frames, and that
-        frame shows none of them (where the frames are the played moves only, nothing on
-        screen would be what it refers to)."""
+        """As :meth:`status`, but a played move's frame (``MOVE``, ``ROLL``) does not say
+        ``84 shown (top 3 plies)``: that frame shows none of the search's nodes. Where the
+        search was shown before the moves (negamax), it says instead how many of the nodes
+        searched were: ``84 in the top 3 plies`` with ``event_depth``, else ``40 before the
+        first move`` (each move played is searched again, unseen). Expectimax's frames are
+        its moves and rolls only: it shows no node to count."""
         fields = self.status()
-        if event.kind is _MOVE or event.kind is _ROLL:
-            return tuple(f for f in fields if f.name != "shown")
-        return fields
+        if event.kind is not _MOVE and event.kind is not _ROLL:
+            return fields
+        kept = [f for f in fields if not f.name.startswith(SHOWN)]
+        counts = self._counts
+        drawn = counts.drawn()
+        if not self._chance and drawn and drawn != counts.searched + counts.nodes:
+            if self.options.event_depth:
+                count = Field(f"in the {self._top_plies()}", drawn, prefix=True)
+            else:
+                count = Field("before the first move", drawn, prefix=True)
+            kept.insert(1, count)
+        return tuple(kept)
 
     def solve(self, root: Any) -> float:
         """The value of ``root`` for player 0, computed without creating any event.
@@ -343,7 +379,10 @@ class Minimax(Algorithm[MinimaxOptions]):
         try:
             limit = self.options.event_depth or _UNLIMITED
             tree = _Tree()
+            self._counts.reported = tree.ups
             value, child, step = yield from self._search(root, limit, 0, tree)
+            # the moves played below add tree ids of their own: the count stops here
+            self._counts.shown, self._counts.reported = len(tree.ups), None
             if not self.options.play:
                 return
             self._counts.window = None  # the moves played are not searched in a window

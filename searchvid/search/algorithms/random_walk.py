@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,8 +76,29 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
     _walk: int = 0
     """The walk under way, counting from 1 (0 before the first)."""
 
+    @classmethod
+    def best_name_for(cls, options: Mapping[str, Any]) -> str:
+        """What the strip calls the best value so far under the scene's ``[search]`` table
+        ``options``: ``best`` over several walks; nothing (``""``: no such field) for a
+        single walk, which plays one line at random and has no best of anything to report
+        (its "best" would be the highest value any position of its one line had, beside
+        the value of the position on screen)."""
+        return "" if _single(options) else cls.best_name
+
+    @classmethod
+    def narrated_as(cls, options: Mapping[str, Any]) -> tuple[str, str] | None:
+        """How the strip names the algorithm and what its frames do under the scene's
+        ``[search]`` table ``options``: a single walk is no search but one line of random
+        moves, ``("random play", "in progress")`` (``random play in progress``, not
+        ``random walk searching``; no "player", a word the strip keeps for two-player
+        games); None (the algorithm's own name, ``searching``) for several walks."""
+        return ("random play", "in progress") if _single(options) else None
+
     def status(self) -> Sequence[Field]:
-        """``walk 3/10``: the walk under way, of ``restarts``."""
+        """``walk 3/10``: the walk under way, of ``restarts``; nothing for a single walk
+        (``walk 1/1`` on every frame counts nothing)."""
+        if self.options.restarts == 1:
+            return ()
         return (Field("walk", self._walk, of=self.options.restarts),)
 
     def _traverse(self, root: Any) -> Iterator[Event]:
@@ -158,3 +179,8 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
             spent = True
         finally:
             self._settle(work, spent=spent)
+
+
+def _single(options: Mapping[str, Any]) -> bool:
+    """Whether a ``[search]`` table makes a single walk (``restarts`` 1, the default)."""
+    return bool(options.get("restarts", 1) == 1)

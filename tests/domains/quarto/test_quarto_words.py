@@ -19,7 +19,7 @@ from searchvid.domains.quarto.art import TILE_NAMES
 from searchvid.domains.quarto.rules import ATTRIBUTES, piece_name, piece_words
 from searchvid.domains.quarto.view import HAND_CELL, RESERVE_COLUMN
 
-PLACES = re.compile(r"player ([01]) places the ([a-z ]+) piece at ([a-d])([1-4])")
+PLACES = re.compile(r"(first|second) player places the ([a-z ]+) piece at ([a-d])([1-4])")
 GIVES = re.compile(r"gives the ([a-z ]+) piece")
 TALL_ROW = [1, 3, 5, -1, *[-1] * 12]  # three tall pieces on a4, b4, c4; d4 empty
 
@@ -52,14 +52,14 @@ def test_pieces_in_words() -> None:
 def test_status_through_a_game() -> None:
     domain = _domain()
     root = domain.root()
-    assert _status(domain, root) == ["player 0 to choose", "pieces left 16"]
+    assert _status(domain, root) == ["first player to choose", "pieces left 16"]
     given = root.choose(15)
-    assert _status(domain, given) == ["player 1 to place", "pieces left 16"]
+    assert _status(domain, given) == ["second player to place", "pieces left 16"]
     placed = given.play(5, 0)
-    assert _status(domain, placed) == ["player 0 to place", "pieces left 15"]
+    assert _status(domain, placed) == ["first player to place", "pieces left 15"]
     threat = QuartoState.from_board(TALL_ROW, hand=7, to_move=1)
     won = threat.play(3, 0)
-    assert _status(domain, won) == ["player 1 wins", "pieces left 12"]
+    assert _status(domain, won) == ["second player wins", "pieces left 12"]
 
 
 def test_status_of_a_draw() -> None:
@@ -79,15 +79,17 @@ def test_moves_in_words() -> None:
     domain = _domain()
     root = domain.root()
     given = root.choose(15)
-    assert domain.describe_move(root, given) == "player 0 gives the tall dark round hollow piece"
+    assert (
+        domain.describe_move(root, given) == "first player gives the tall dark round hollow piece"
+    )
     placed = given.play(5, 0)
     assert domain.describe_move(given, placed) == (
-        "player 1 places the tall dark round hollow piece at b3, "
+        "second player places the tall dark round hollow piece at b3, "
         "gives the short light square solid piece"
     )
     threat = QuartoState.from_board(TALL_ROW, hand=7, to_move=1)
     assert domain.describe_move(threat, threat.play(3, 0)) == (
-        "player 1 places the tall dark round solid piece at d4"  # it wins: nothing given
+        "second player places the tall dark round solid piece at d4"  # it wins: nothing given
     )
 
 
@@ -119,13 +121,13 @@ def test_captions_match_the_board_the_hand_and_the_reserve(seed: int) -> None:
             after = view.grid(child)
             placed = PLACES.match(text)
             if placed:
-                assert int(placed[1]) == node.to_move
+                assert ("first", "second").index(placed[1]) == node.to_move
                 row, col = 4 - int(placed[4]), "abcd".index(placed[3])
                 assert TILE_NAMES[before[row, col]] == "board"
                 name = piece_name(_piece(placed[2]))
                 assert TILE_NAMES[after[row, col]] in (f"{name}_last", f"{name}_win")
             else:
-                assert text.startswith(f"player {node.to_move} gives")
+                assert text.startswith(f"{('first', 'second')[node.to_move]} player gives")
             given = GIVES.search(text)
             if given:
                 piece = _piece(given[1])
@@ -142,9 +144,9 @@ def test_captions_match_the_board_the_hand_and_the_reserve(seed: int) -> None:
 
 def test_outcome_values_in_words() -> None:
     domain = _domain()
-    assert domain.describe_value(1.0) == "player 0 wins"
+    assert domain.describe_value(1.0) == "first player wins"
     assert domain.describe_value(0.5) == "draw"
-    assert domain.describe_value(0.0) == "player 1 wins"
+    assert domain.describe_value(0.0) == "second player wins"
     assert domain.describe_value(0.6) is None
 
 

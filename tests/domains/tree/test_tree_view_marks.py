@@ -103,13 +103,21 @@ def _shown_and_above(nodes: list[TreeNode]) -> set[str]:
 
 
 def test_backtracking_ends_on_the_whole_tree_explored() -> None:
-    frames = list(_frames(searchvid.load_scene("tree-backtracking")))
+    frames = list(_frames(_scene("backtracking")))  # the default tree: seed 000's
     assert len(frames) == 15
     last = frames[-1]
     assert last.event.node.label == "Root"
     assert last.having(NodeState.CURRENT) == {"Root"}
     assert last.having(NodeState.VISITED) == set(LEVEL_ORDER) - {"Root"}
     assert last.highlighted == 0  # the root alone: no edge on the stack
+
+
+def test_the_shipped_backtracking_scene_ends_on_its_whole_tree_explored() -> None:
+    frames = list(_frames(searchvid.load_scene("tree-backtracking")))
+    assert len(frames) == 21  # 11 nodes entered, 10 returns to a parent
+    last = frames[-1]
+    assert last.having(NodeState.CURRENT) == {"Search"}
+    assert last.having(NodeState.VISITED) == set(last.states) - {"Search"}
 
 
 def test_backtracking_marks_grow_with_each_node_entered() -> None:

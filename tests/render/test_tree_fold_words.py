@@ -1,0 +1,77 @@
+"""The tree panel says what its marks count (issue 20, item 6: railroad-mcts-tree's reader took
+a fold's "+k" for k visits, and could not tell the header's numbers, the tree root's, from
+the strip's, the board's)."""
+
+from __future__ import annotations
+
+import random
+
+from searchvid.render.treelayout import ITEM_AGGREGATE
+from searchvid.render.treelegend import LegendEntry, LegendFacts, legend_entries
+from searchvid.render.treemarks import PATH
+from searchvid.render.treepanel import TreePanel
+from tests.render.test_treepanel import colours_in, panel_of, plan_events
+from tests.render.test_treepanel_mcts import fan
+
+
+def test_a_fold_counts_the_nodes_it_stands_for_not_their_visits() -> None:
+    rng = random.Random(2)
+    visits = list(range(1, 31))
+    rng.shuffle(visits)
+    events = fan(visits)
+    panel = TreePanel(328, 300, events_for_layout=iter(events))
+    for event in events:
+        panel.observe(event)
+    panel.draw()
+    fold = panel.layout.children[0][-1]
+    assert panel.layout.kind[fold] == ITEM_AGGREGATE
+    folded = sorted(visits)[:23]  # the 23 least visited children, 276 visits in all
+    assert sum(folded) == 276
+    look = panel._look(fold)
+    assert look is not None
+    assert look[7] == "+23"  # the note under the fold: 23 nodes
+    assert "+k more nodes" in panel.legend
+
+
+def test_the_mcts_legend_names_the_fold_the_line_of_most_visits_and_what_a_bar_says() -> None:
+    facts = LegendFacts(
+        frontier=False,
+        visited_word="visited",
+        leaves=False,
+        dropped=False,
+        pruned=False,
+        played=True,
+        values=True,
+        value_name="mean reward",
+        mcts=True,
+    )
+    assert legend_entries(facts, hidden=True, thumbnails=False) == [
+        LegendEntry("current", "current"),
+        LegendEntry("played", "played"),
+        LegendEntry("pv", "most visits"),
+        LegendEntry("hidden", "+k more nodes"),
+        LegendEntry("scale", "mean reward"),
+        LegendEntry("sizes", "height, number: visits, kept from earlier moves"),
+    ]
+
+
+def header_has_marks(panel: TreePanel) -> bool:
+    """Whether the header shows the decisions' marks (the current one is yellow)."""
+    box = panel._header_box
+    return PATH in colours_in(panel.pixels[box.top : box.bottom, box.left : box.right])
+
+
+def test_the_header_names_the_tree_root_and_keeps_room_for_it() -> None:
+    events = list(plan_events(random.Random(2), 12, 12))
+    labelled = panel_of(events, 240, 300, label=lambda node: f"position {node}")
+    plain = panel_of(events, 240, 300)
+    for event in events[:40]:
+        labelled.observe(event)
+        plain.observe(event)
+    labelled.draw()
+    plain.draw()
+    assert labelled._root_name.startswith("root (before it): position ")
+    # 12 marks take 96 px: without words they fit the header; beside the root's words they
+    # would leave those too little room, on every frame alike
+    assert header_has_marks(plain)
+    assert not header_has_marks(labelled)
