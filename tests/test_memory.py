@@ -33,3 +33,37 @@ def test_a_child_does_not_inherit_its_parents_peak() -> None:
     child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     del block
     assert float(child.stdout) < 150, child.stdout
+
+
+def test_later_reads_agree_with_vmhwm_and_never_fall() -> None:
+    # After the first read, getrusage stands in for /proc/self/status: check it against the
+    # file's figure across an allocation, in a fresh interpreter.
+    code = """
+import numpy as np
+from searchvid import memory
+first = memory.peak_rss_mb()
+block = np.ones(48 * 1024 * 1024, dtype=np.uint8)
+later = memory.peak_rss_mb()
+print(memory._exact_maxrss[0] >= 0, first, later, memory._vm_hwm_kb() / 1024)
+"""
+    # Started from a small interpreter (a child inherits its parent's mark, and pytest's is
+    # large), as a shell starts `searchvid run`.
+    launch = f"import subprocess, sys; subprocess.run([sys.executable, '-c', {code!r}])"
+    child = subprocess.run([sys.executable, "-c", launch], capture_output=True, text=True)
+    cheap, first, later, hwm = child.stdout.split()
+    assert cheap == "True"  # a plain interpreter inherits no larger mark
+    assert float(first) <= float(later)
+    assert abs(float(later) - float(hwm)) < 1  # within the kernel's lazy settling
+
+
+def test_a_child_of_a_large_parent_keeps_reading_vmhwm() -> None:
+    block = np.ones(300 * 1024 * 1024, dtype=np.uint8)
+    code = (
+        "from searchvid import memory; memory.peak_rss_mb(); "
+        "print(memory._exact_maxrss[0], memory.peak_rss_mb())"
+    )
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    del block
+    marker, peak = child.stdout.split()
+    assert marker == "-1"  # ru_maxrss carries the parent's mark: /proc/self/status is read
+    assert float(peak) < 150, child.stdout
