@@ -62,7 +62,6 @@ from searchvid.render.choices import Choices, count_children
 from searchvid.render.comparison import Comparison
 from searchvid.render.encode import GIF_MAX_FPS, OutputKind, check_frame_size, check_target
 from searchvid.render.fitting import fit_width
-from searchvid.render.frame import Boards
 from searchvid.render.hud import HudText
 from searchvid.render.jumppace import paced_for_jumps
 from searchvid.render.pipeline import (
@@ -82,10 +81,11 @@ from searchvid.render.policy import (
     pace,
     selects,
 )
-from searchvid.render.setting_words import FRAMES_KEY, describe_setting
+from searchvid.render.setting_words import FRAMES_KEY, GOAL_KEY, describe_goal, describe_setting
 from searchvid.render.settings import VideoOptions
 from searchvid.render.sharedrun import SharedRun
 from searchvid.render.stepping import race_frames
+from searchvid.render.tracks import Boards
 from searchvid.render.view import CheckedView, View
 from searchvid.render.window import WINDOWED, reports_window
 from searchvid.resources import builtin_scenes_dir
@@ -359,7 +359,9 @@ class Scene:
             algorithm=algorithm,
             value_name=self._value_name(index),
             move_phase=spec.algorithm_type.move_phase,
-            settings=_settings(spec.options, spec.algorithm_type.name, self.video.frames),
+            settings=_settings(
+                spec.options, spec.algorithm_type.name, self.video.frames, self.domain.has_goal
+            ),
             best_name=_best_name(spec.algorithm_type, spec.options),
             doing=doing,
             backtracks=self.video.undo_mark and getattr(spec.algorithm_type, "backtracks", False),
@@ -1650,7 +1652,7 @@ def _best_name(cls: type[Algorithm[Any]], options: Mapping[str, Any]) -> str:
 
 
 def _settings(
-    options: Mapping[str, Any], algorithm: str = "", frames: str = "all"
+    options: Mapping[str, Any], algorithm: str = "", frames: str = "all", has_goal: bool = True
 ) -> tuple[Field, ...]:
     """A ``[search]`` table's settings as fields for the cards: every key the scene sets
     but the algorithm's name, in a reader's phrase where ``algorithm`` (its registry name)
@@ -1658,9 +1660,14 @@ def _settings(
     reads ``remembers positions already solved``), else ``iterations 300``,
     ``heuristic runs``, a switch by its words alone: ``alpha beta``, ``no commit
     solution``. ``frames`` is the video's frame selection, for the phrases that say what
-    the video shows of the search (``event_depth``)."""
+    the video shows of the search (``event_depth``). Where the domain has no goal
+    (``has_goal`` false), the first field says what the search does instead
+    (:func:`~searchvid.render.setting_words.describe_goal`: ``no goal: visits every node``)."""
     fields = []
-    known = {**options, FRAMES_KEY: frames}
+    known = {**options, FRAMES_KEY: frames, GOAL_KEY: has_goal}
+    aim = describe_goal(algorithm, known)
+    if aim is not None:
+        fields.append(Field("", aim))
     for key, value in options.items():
         if key == "algorithm":
             continue

@@ -343,7 +343,8 @@ def tree_states(frame: np.ndarray) -> dict[str, NodeState]:
     looks = {colour: state for state, colour in FILL.items()}
     states = {}
     for label, (col, row) in TREE_BOXES.items():
-        red, green, blue = (int(v) for v in frame[row * 64 + 13, col * 64 + 11])
+        # 64 px tiles: the box 10 px in (margin 8 and a border), its border 2 px wide
+        red, green, blue = (int(v) for v in frame[row * 64 + 13, col * 64 + 13])
         states[label] = looks[red, green, blue]
     return states
 
@@ -569,8 +570,11 @@ def test_width_fits_the_tile_size_and_pads_to_exactly_that_width(
     frames = render_folder(runner, scene, tmp_path / "f", "--width", "500", "--frames", "2")
     board = pixels(frames[0])
     assert board.shape[1] == 500
-    # 9 columns of 54-px tiles (486 px) fit in 500; the 14 px left over are background
-    assert len({tuple(p) for p in board[0, 486:]}) == 1
+    # 9 columns of 54-px tiles (486 px) fit in 500; the 14 px left over are background,
+    # split either side of the board (centred, even edges): 6 px left, 8 px right
+    assert len({tuple(p) for p in board[0, :6]} | {tuple(p) for p in board[0, 492:]}) == 1
+    assert tuple(board[0, 6]) != tuple(board[0, 0])
+    assert tuple(board[0, 491]) != tuple(board[0, 0])
 
 
 def test_tile_size_every_no_hud_and_quality(runner: CliRunner, tmp_path: Path) -> None:

@@ -168,7 +168,7 @@ def test_a_clips_captions_are_its_own_timed_from_zero(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert out.read_text(encoding="utf-8") == (
         "WEBVTT\n\n"
-        "00:00:00.000 --> 00:00:00.500\ngo to Breadth-First: dead end\n\n"
+        "00:00:00.000 --> 00:00:00.500\ngo to Breadth-First: leaf\n\n"
         "00:00:00.500 --> 00:00:01.000\nbacktrack to depth 1\n\n"
         "00:00:01.000 --> 00:00:01.500\ngo to Depth-First\n"
     )

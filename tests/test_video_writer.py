@@ -211,7 +211,7 @@ def test_caption_status_and_algorithm_reach_the_strip(tmp_path: Path, captured: 
         "depth 0",
         "queens 0",
         "value -",
-        "best -",
+        "best: none yet",
     ]
     assert [f.text() for f in texts[1].fields][2:4] == ["queens 1", "left a few"]
     assert [f.text() for f in texts[2].fields][-2:] == ["value 0.25", "best 0.5"]

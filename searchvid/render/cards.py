@@ -13,13 +13,15 @@ frame it ends on (:func:`race_fields`).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from searchvid.render.hud import HudText
-from searchvid.render.narration import BestShown, Card, Ending, Narration
+from searchvid.render.narration import Narration
 from searchvid.render.settings import VideoOptions
+from searchvid.render.voice import BestShown, Card, Ending
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 
@@ -138,29 +140,42 @@ def held_last(video: VideoOptions) -> VideoOptions:
     return video
 
 
+WORK = "work"
+"""The name of a search's cost in its own unit on cards and race stamps."""
+
+SEARCHED_COUNT = " searched"
+"""How the name of an algorithm's count of every node it searched ends (``nodes searched``):
+a count of the whole search's work, which a closing card does not repeat in another unit."""
+
+
 def work_field(cost: int, unit: tuple[str, str]) -> Field:
     """``work 408 expansions``, ``work 1 iteration``: ``cost`` steps of work named by
     ``unit`` (singular, plural). Named ``work``, apart from the algorithm's own counters
     (MCTS's ``iteration 12/100`` counts within a move)."""
-    return Field("work", cost, unit=unit[0] if cost == 1 else unit[1])
+    return Field(WORK, cost, unit=unit[0] if cost == 1 else unit[1])
 
 
 def solo_work(cost: int, unit: tuple[str, str], fields: Sequence[Field]) -> tuple[Field, ...]:
     """What a single search's closing card adds to state what the search cost in its own
     unit (``work 103 expansions``, for a breadth-first search or A*, whose fields count no
     work): nothing when none was done, or when the algorithm's own ``fields`` already count
-    it: one states that count (backtracking's ``visited 9``) or is a counter out of a total
-    (MCTS's ``iterations 100/100``, a random walk's ``walk 6/6``, a beam's ``kept 3/5``),
-    so that no cost is said twice in two units."""
+    it: one states that count (backtracking's ``visited 9``), is a counter out of a total
+    (MCTS's ``iterations 100/100``, a random walk's ``walk 6/6``, a beam's ``kept 3/5``)
+    or counts every node searched (minimax's ``nodes searched 117,293``, of which its
+    events may report only the top plies: ``work 4 expansions`` beside it would read as
+    the whole search's cost), so that no cost is said twice in two units."""
     if cost <= 0 or any(_counts(field, cost) for field in fields):
         return ()
     return (work_field(cost, unit),)
 
 
 def _counts(field: Field, cost: int) -> bool:
-    """Whether ``field`` counts work: a counter with a total, or a count equal to ``cost``."""
+    """Whether ``field`` counts work: a counter with a total, a count equal to ``cost``, or
+    a count of the nodes searched of at least ``cost``."""
     if field.of is not None:
         return True
+    if field.name.endswith(SEARCHED_COUNT) and isinstance(field.value, int):
+        return field.value >= cost
     return (
         isinstance(field.value, int) and not isinstance(field.value, bool) and (field.value == cost)
     )
@@ -274,16 +289,24 @@ def race_fields(
 
 
 def race_result(winners: Sequence[str]) -> str:
-    """``"winner by work: 2 · A*"``, or ``"tie by work: 1 · breadth-first and 2 ·
-    backtracking"``: the criterion is said, as a race of a puzzle could be read as one
-    for the fewest moves."""
+    """``"winner by work: A*"``, or ``"tie by work: breadth-first and backtracking"``: the
+    criterion is said, as a race of a puzzle could be read as one for the fewest moves. The
+    columns' numbers (``2 · A*``) are left off where the names alone tell the winners apart
+    (``tie by work: 1 · A* and 2 · A*`` keeps them)."""
+    names = [_COLUMN_NUMBER.sub("", winner, count=1) for winner in winners]
+    if len(set(names)) == len(names):
+        winners = names
     if len(winners) == 1:
         return f"winner {CRITERION}: {winners[0]}"
     return f"tie {CRITERION}: {', '.join(winners[:-1])} and {winners[-1]}"
 
 
+_COLUMN_NUMBER = re.compile(r"^\d+ · ")
+"""The column number a race puts before each search's name (``2 · A*``)."""
+
+
 def crowned_title(title: str, result: str) -> str:
-    """A race's title on its closing card: ``"Water Sort race · winner by work: 2 · A*"``."""
+    """A race's title on its closing card: ``"Water Sort race · winner by work: A*"``."""
     return f"{title} · {result}" if title else result
 
 
@@ -301,8 +324,17 @@ def strip_text(
     if card is Card.OPENING:
         return narration.opening(event)
     if card is Card.CLOSING and ending is not None:
-        return narration.closing(event, best, fields, ending, place)
+        return _one_count(narration.closing(event, best, fields, ending, place))
     return narration.text(event, best, improving, fields, ending)
+
+
+def _one_count(text: HudText) -> HudText:
+    """A closing card that states the work in its unit (``work 103 expansions``) without
+    the event count beside it (``step 368``: a second, unnamed measure of the same run)."""
+    if not any(f.name == WORK for f in text.fields):
+        return text
+    kept = tuple(f for f in text.fields if f.name != "step")
+    return dataclasses.replace(text, fields=kept)
 
 
 def _ordinal(rank: int) -> str:

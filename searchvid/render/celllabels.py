@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -29,8 +29,9 @@ from searchvid.render.canvas import TileBoard
 from searchvid.render.hud import HUD_COLORS
 from searchvid.render.textink import MIN_TEXT, TextInk, ramp
 
-Corner = Literal["nw", "ne", "sw", "se"]
-"""Which corner of its cell a label sits in: north-west (top left) ... south-east."""
+Corner = Literal["nw", "ne", "sw", "se", "n", "s", "e", "w"]
+"""Where in its cell a label sits: a corner, north-west (top left) ... south-east, or the
+middle of an edge, ``"n"`` (top, centred: a column's letter under its column) ... ``"w"``."""
 
 GROUND: RGB = HUD_COLORS[0]
 """The tag's ground: the status strip's background."""
@@ -85,10 +86,10 @@ def labels_of(view: object, shape: tuple[int, int]) -> tuple[CellLabel, ...]:
             )
         if not label.text:
             raise ValueError(f"the label on cell ({label.row}, {label.col}) has no text")
-        if label.corner not in ("nw", "ne", "sw", "se"):
+        if label.corner not in get_args(Corner):
             raise ValueError(
                 f"label {label.text!r}: corner {label.corner!r} is not one of "
-                "'nw', 'ne', 'sw', 'se'"
+                f"{', '.join(map(repr, get_args(Corner)))}"
             )
     return labels
 
@@ -106,6 +107,22 @@ def tag(text: str, ink: TextInk) -> npt.NDArray[np.uint8]:
     left = (width - levels.shape[1]) // 2
     picture[top : top + levels.shape[0], left : left + levels.shape[1]] = shades[levels]
     return picture
+
+
+def _offset(corner: Corner, tile_size: int, h: int, w: int, inset: int) -> tuple[int, int]:
+    """Where a tag ``h`` x ``w`` px sits in its cell (top, left): ``inset`` px from the
+    edges ``corner`` names, centred along an edge it does not name."""
+    dy = (tile_size - h) // 2
+    if "n" in corner:
+        dy = inset
+    elif "s" in corner:
+        dy = tile_size - h - inset
+    dx = (tile_size - w) // 2
+    if "w" in corner:
+        dx = inset
+    elif "e" in corner:
+        dx = tile_size - w - inset
+    return dy, dx
 
 
 class LabelLayer:
@@ -131,11 +148,11 @@ class LabelLayer:
             h, w = min(h, tile_size), min(w, tile_size)  # a tag never spills out of its cell
             picture = picture[:h, :w]
             inset = min(_INSET, (tile_size - h) // 2 & ~1, (tile_size - w) // 2 & ~1)
-            dy = inset if label.corner[0] == "n" else tile_size - h - inset
-            dx = inset if label.corner[1] == "w" else tile_size - w - inset
+            dy, dx = _offset(label.corner, tile_size, h, w, inset)
             cell = label.row * cols + label.col
             self._tags.setdefault(cell, []).append((dy & ~1, dx & ~1, picture))
-        self._covered: set[int] = set()
+        self._covered: set[int] = set()  # cells a mark covers on this frame
+        self._was_covered: set[int] = set()  # ... on the frame before: drawn anew now
 
     @property
     def colors(self) -> tuple[RGB, ...]:
@@ -158,7 +175,10 @@ class LabelLayer:
         grid = board.grid
         if grid is None or not self._tags:
             return
-        covered, self._covered = self._covered, set()
+        # a mark of this frame is under the label (painted last); one of the frame before
+        # was taken off by this update, which repainted its cells without their labels
+        covered = self._covered | self._was_covered
+        self._was_covered, self._covered = self._covered, set()
         flat = grid.ravel()
         same_shape = before is not None and before.shape == grid.shape
         old = before.ravel() if before is not None and same_shape and not everything else None

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from searchvid.render.narration import Narrator
+from searchvid.render.voice import Narrator
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field, format_number

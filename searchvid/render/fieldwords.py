@@ -29,46 +29,57 @@ SEARCHED = "searched position"
 move by move (``searched position: X wins``, ``searched position: undecided``): not the
 game's position, whose result may differ."""
 
-KEPT_VISITS = "(some from earlier moves)"
-"""Said after the most visited move's visits when they outnumber the iterations run for the
-current move: a field of its own, so a narrow strip wraps it instead of cutting it."""
+KEPT_VISITS = "(+{:,} from earlier moves)"
+"""Said after the iterations of the current move (format with the count) where the search
+began it with visits kept from earlier moves: a field of its own, so a narrow strip wraps it
+instead of cutting it."""
+
+EARLIER = "earlier visits"
+"""The field in which a search that keeps its tree reports the visits the position it decides
+from already had when it began the move (MCTS in plan mode: iterations of earlier moves that
+passed through it; absent when none were kept)."""
 
 
 def kept_visits(fields: Sequence[Field], notes: bool = True) -> Sequence[Field]:
-    """``fields``, with an iteration block's ``visits`` named for the move they count and
-    explained where they outnumber the iterations run so far for the current move:
-    ``most visited move 491 visits``, then ``(some from earlier moves)``.
+    """``fields``, with an iteration block's ``visits`` named for the move they count, and
+    the visits kept from earlier moves said after the iterations:
+    ``iterations 800/800``, ``(+209 from earlier moves)``, ``most visited move 610 visits``.
 
     A search that thinks in iterations (``iterations 120/300``, ``iteration 121/300``:
     MCTS) shows the ``visits`` of its leading move, the one with the most visits at the
     block's root; a heat map beside it sums the visits of all moves on a cell, so the
     strip names whose count it is. A search that keeps its tree after committing a move
     (MCTS in plan mode) starts the next move with the visits the kept subtree already had,
-    so 491 visits can stand beside ``iterations 300/300``; each iteration adds at most one
-    visit to a node, so visits above the iterations counted (``iterations 300``, or
-    ``iteration 121`` with 120 done) can only come from earlier moves' iterations. Fields
-    of other searches (no iteration count out of a total) and other fields are unchanged.
-    Without ``notes`` (a race's narrow column) the explanation is left out.
+    so 491 visits can stand beside ``iterations 300/300``, and the counts of its moves (a
+    heat map's cells, a tree panel's root) add up to more than the iterations: the search
+    reports those kept visits (:data:`EARLIER`, only where some were kept), and the strip
+    adds them to the iterations in so many words (``800`` and ``209``: the position's 1,009
+    visits). Fields of other searches
+    (no iteration count out of a total) and other fields are unchanged. Without ``notes`` (a
+    race's narrow column) the kept visits are left out.
     """
-    done: int | None = None
-    for field in fields:
-        if isinstance(field.value, int) and field.of is not None:
-            if field.name == "iterations":
-                done = field.value
-            elif field.name == "iteration":
-                done = field.value - 1  # the one under way has not backed up yet
-    if done is None:
+    counted = any(
+        isinstance(f.value, int) and f.of is not None and f.name in ("iterations", "iteration")
+        for f in fields
+    )
+    if not counted:
         return fields
+    kept = next((f.value for f in fields if f.name == EARLIER and isinstance(f.value, int)), 0)
     shown: list[Field] = []
     for field in fields:
         value = field.value
+        if field.name == EARLIER:
+            continue
+        if field.name in ("iterations", "iteration") and field.of is not None:
+            shown.append(field)
+            if notes and kept:
+                shown.append(Field("", KEPT_VISITS.format(kept)))
+            continue
         if field.name != "visits" or field.unit or not isinstance(value, int | None):
             shown.append(field)
             continue
         unit = "visit" if value == 1 else "visits"
         shown.append(Field(LEADER, value, unit=unit if value is not None else ""))
-        if notes and value is not None and value > done:
-            shown.append(Field("", KEPT_VISITS))
     return tuple(shown)
 
 

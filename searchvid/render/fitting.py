@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 from searchvid.errors import OptionError
-from searchvid.render.frame import Boards
 from searchvid.render.settings import VideoOptions
 from searchvid.render.textink import MIN_TEXT
+from searchvid.render.tracks import Boards
 
 MIN_FITTED_PANEL = 240
 """Smallest side of a tree panel shrunk to fit ``[video] width``."""

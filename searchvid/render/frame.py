@@ -27,34 +27,39 @@ the tree panel's size and the arrangement) that fits a frame into ``[video] widt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 
 from searchvid.errors import RunError, UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
-from searchvid.render.boardlegend import PLACED_MARK, UNDONE_MARK, BoardLegend, Mark, marks_of
+from searchvid.render.boardlegend import PLACED_MARK, BoardLegend
 from searchvid.render.canvas import FrameBuffer, PixelFormat, Pixels, Rect, RgbPanel
 from searchvid.render.cards import crowned_title, race_result, strip_text
 from searchvid.render.celllabels import LabelLayer, labels_of
 from searchvid.render.filmstrip import Filmstrip
 from searchvid.render.framelayout import Column, FrameLayout
-from searchvid.render.heatmap import HeatLayer, heat_marks, heat_possible
+from searchvid.render.heatmap import HeatLayer, heat_marks
 from searchvid.render.hud import HUD_COLORS, HudText, StripContent, expected_status
 from searchvid.render.indexstrip import IndexStrip
-from searchvid.render.narration import Card, Ending, Narration, Voice, in_race
+from searchvid.render.narration import Narration
+from searchvid.render.pathmarks import COLORS as PATH_COLORS
+from searchvid.render.pathmarks import Move, PathWatch, depth_of, path_marks
+from searchvid.render.pathmarks import deepest as path_deepest
 from searchvid.render.placed import COLOR as PLACED
 from searchvid.render.placed import PlacedWatch, Step, bracket, bracket_width, changed_cells
+from searchvid.render.placed import swatch as placed_swatch
 from searchvid.render.playout import COLOR as PLAYOUT
 from searchvid.render.playout import MARK as PLAYOUT_MARK
 from searchvid.render.playout import cells as playout_cells
 from searchvid.render.playout import frame_width, playout_marks, shows_playout
 from searchvid.render.playout import swatch as playout_swatch
 from searchvid.render.settings import VideoOptions
+from searchvid.render.tracks import Boards, Panel, Track
 from searchvid.render.undo import COLOR as UNDONE
-from searchvid.render.undo import Left, UndoWatch, line_width, marked_cells
+from searchvid.render.undo import Left, UndoWatch, line_width, marked_cells, undone_before
 from searchvid.render.view import View
+from searchvid.render.voice import Card, Ending, in_race
 from searchvid.render.window import WindowGauge, scale_words
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
@@ -62,117 +67,6 @@ from searchvid.usercode import method_location
 
 BACKGROUND: RGB = HUD_COLORS[0]
 """Colour of the frame where no region draws (between and under columns)."""
-
-
-LabelSize = Callable[[int], int]
-"""A view's ``label_size(tile_size)``: the pixel size of the text it writes in its tiles."""
-
-
-class Panel(Protocol):
-    """A drawing component beside a board (the search-tree panel)."""
-
-    @property
-    def colors(self) -> Sequence[RGB]:
-        """Every colour it may draw (added to the frame's palette)."""
-        ...
-
-    @property
-    def pixels(self) -> Pixels:
-        """Its current picture, ``(height, width, 3)`` RGB."""
-        ...
-
-    def observe(self, event: Event) -> None:
-        """Take one event of the stream (every event, in order)."""
-        ...
-
-    def draw(self) -> Sequence[Rect] | Rect | None:
-        """Bring :attr:`pixels` up to date; the rectangles that changed (None: nothing)."""
-        ...
-
-
-PanelFactory = Callable[[int, int], Panel]
-"""Makes a search's panel at ``(width, height)`` pixels."""
-
-
-@dataclass(frozen=True)
-class Track:
-    """One search's column: what draws it.
-
-    Attributes:
-        view: Maps its nodes to tile grids (a fresh instance per search: views may observe).
-        voice: What its status strip says (title, algorithm, the domain's words).
-        panel: Makes its tree panel, or None for no panel.
-        backtracks: Its algorithm steps back (``BACKTRACK`` events): the board frames the
-            cells each step back undid, and the legend names that mark.
-    """
-
-    view: View
-    voice: Voice
-    panel: PanelFactory | None = None
-    backtracks: bool = False
-    heat: bool = False
-    """Its algorithm thinks in iterations from a root (MCTS): the board may show a heat map
-    of the root's moves (:mod:`searchvid.render.heatmap`, ``[video] heatmap``)."""
-
-
-@dataclass(frozen=True)
-class Boards:
-    """What a frame's layout needs to know of the searches' boards, before any drawing.
-
-    Attributes:
-        shapes: Each search's board shape ``(rows, cols)``.
-        marks: The marks the boards' legend explains (the view's ``marks``).
-        label_size: The view's ``label_size(tile_size)``, the size of the text it writes in
-            its tiles, where it writes any (None: no text on the board).
-        heat: The searches may show a heat map on the boards (an MCTS whose view's moves
-            have board positions); the legend then explains it, unless ``[video]`` turns
-            it off.
-        iterations: A search thinks in iterations (MCTS): its frames may show a playout's
-            end, framed on the board (:mod:`searchvid.render.playout`), which the legend
-            then explains, unless the frames are the moves only.
-    """
-
-    shapes: tuple[tuple[int, int], ...]
-    marks: tuple[Mark, ...] = ()
-    label_size: LabelSize | None = None
-    heat: bool = False
-    iterations: bool = False
-
-    @classmethod
-    def of(
-        cls, view: View, count: int = 1, *, backtracks: bool = False, heat: bool = False
-    ) -> Boards:
-        """The boards of ``count`` searches drawn by views like ``view``; with
-        ``backtracks``, the legend also explains the "undone" mark of a step back.
-
-        Raises:
-            UserCodeError: The view's ``marks`` are not marks of its own tiles.
-        """
-        try:
-            marks = marks_of(view)
-        except ValueError as error:
-            own = getattr(view, "__dict__", {}).get("_view", view)  # a CheckedView's view
-            raise UserCodeError(str(method_location(own, "marks")), str(error)) from None
-        if backtracks:
-            marks = (*marks, UNDONE_MARK)
-        label_size = getattr(view, "label_size", None)
-        shape = (int(view.shape[0]), int(view.shape[1]))
-        return cls(
-            (shape,) * count,
-            marks,
-            label_size if callable(label_size) else None,
-            heat=heat and heat_possible(view),
-            iterations=heat,
-        )
-
-    def layout(self, video: VideoOptions) -> FrameLayout:
-        """The frame's layout under ``video`` (tree panels where ``video.tree`` says)."""
-        marks = (
-            *self.marks,
-            *heat_marks(video, self.heat),
-            *playout_marks(video, self.iterations),
-        )
-        return FrameLayout(self.shapes, video, [video.tree] * len(self.shapes), marks=marks)
 
 
 class FramePainter:
@@ -201,10 +95,12 @@ class FramePainter:
         )
         self.label_size = boards.label_size
         shapes = [(int(t.view.shape[0]), int(t.view.shape[1])) for t in tracks]
+        backtracks = any(t.backtracks for t in tracks)
         marks = (
             *boards.marks,
             *heat_marks(video, boards.heat),
             *playout_marks(video, boards.iterations),
+            *path_marks(video, backtracks),
         )
         # an MCTS's board framed where it shows a playout's end (its legend says so)
         framed = bool(playout_marks(video, boards.iterations))
@@ -243,7 +139,7 @@ class FramePainter:
         ]
         extra: list[RGB] = [*HUD_COLORS]
         # a step back frames the cells it undid (drawn with or without a legend)
-        self._undo = [UndoWatch() if t.backtracks else None for t in tracks]
+        self._undo = [UndoWatch(video.keep_depth) if t.backtracks else None for t in tracks]
         if any(self._undo):
             extra.append(UNDONE)
         # a forward move brackets the cells it changed, where the view asks for the mark
@@ -251,6 +147,11 @@ class FramePainter:
         self._placed = [PlacedWatch() if placed else None for _ in tracks]
         if placed:
             extra.append(PLACED)
+        # a paced depth-first video brackets each move of the frame's path by its depth
+        deepest = path_deepest(video, backtracks)
+        self._paths = [PathWatch(deepest) if deepest and t.backtracks else None for t in tracks]
+        if deepest:
+            extra.extend(PATH_COLORS[:deepest])
         if framed:
             extra.append(PLAYOUT)
         self._labels = [self._cell_labels(t.view, s) for t, s in zip(tracks, shapes, strict=True)]
@@ -381,6 +282,9 @@ class FramePainter:
                 return swatch
         if name == PLAYOUT_MARK.tile:
             return playout_swatch(self.video.tile_size, BACKGROUND)
+        depth = depth_of(name)
+        if depth is not None:
+            return placed_swatch(self.video.tile_size, BACKGROUND, PATH_COLORS[depth - 1])
         tiles: Pixels = self.atlas.tiles[view.tileset.id(name)]
         return tiles
 
@@ -396,7 +300,8 @@ class FramePainter:
         for box, legend in zip(self.layout.legends, self.legends, strict=True):
             buffer.paint_rgb(box.top, box.left, legend.pixels)
         for column in self.layout.columns:
-            board = buffer.board(self.atlas, self._shape(column), top=column.top, left=column.left)
+            inset = column.left + column.inset  # the picture, centred in a padded frame
+            board = buffer.board(self.atlas, self._shape(column), top=column.top, left=inset)
             self._boards.append(board)
             self._strips.append(
                 IndexStrip(
@@ -411,19 +316,15 @@ class FramePainter:
                 else None
             )
             self._panel_regions.append(
-                RgbPanel(buffer, top=column.top, left=column.left + column.board[0])
+                RgbPanel(buffer, top=column.top, left=inset + column.board[0])
                 if column.panel is not None
                 else None
             )
             self._film_regions.append(
-                RgbPanel(buffer, top=column.film_top, left=column.left)
-                if column.film_height
-                else None
+                RgbPanel(buffer, top=column.film_top, left=inset) if column.film_height else None
             )
             self._gauge_regions.append(
-                RgbPanel(buffer, top=column.gauge_top, left=column.left)
-                if column.gauge_height
-                else None
+                RgbPanel(buffer, top=column.gauge_top, left=inset) if column.gauge_height else None
             )
         self.buffer = buffer
         return buffer
@@ -443,6 +344,9 @@ class FramePainter:
         placed = self._placed[track]
         if placed is not None:
             placed.observe(event)
+        path = self._paths[track]
+        if path is not None:
+            path.observe(event)
         heat = self.heats[track]
         if heat is not None:
             heat.tracker.observe(event)
@@ -464,6 +368,20 @@ class FramePainter:
         placed = self._placed[track]
         if placed is not None:
             placed.remember(event, parent)
+
+    def stepped_past(self, track: int, event: Event, back: tuple[Event, Left] | None) -> None:
+        """Tell column ``track`` that ``event`` came straight after the step back ``back``
+        (None: it did not): for a frame drawn without observing the events before it."""
+        undo = self._undo[track]
+        if undo is not None:
+            undo.remember_back(event, back)
+
+    def path_to(self, track: int, event: Event, moves: tuple[Move, ...]) -> None:
+        """Tell column ``track`` that ``event``'s path is ``moves``: for a frame drawn
+        without observing the events before it."""
+        path = self._paths[track]
+        if path is not None:
+            path.remember(event, moves)
 
     def draw(
         self,
@@ -506,8 +424,24 @@ class FramePainter:
             cells = marked_cells(spec.view, left, event, grid)
             board.outline(cells, UNDONE, width=line_width(self.video.tile_size))
             self._labels[track].covered(cells)
+        back = undo.back_before(event) if undo is not None and card is not Card.CLOSING else None
+        if back is not None:  # the next sibling: frame what the step back before it undid
+            cells = undone_before(spec.view, back, event.node, grid)
+            board.outline(cells, UNDONE, width=line_width(self.video.tile_size))
+            self._labels[track].covered(cells)
+        path = self._paths[track]
+        # the closing card shows the best board, not the last event's path
+        moves = path.moves(event) if path is not None and card is not Card.CLOSING else ()
+        for move in moves:  # each move of the path, bracketed in its depth's colour
+            cells = changed_cells(
+                spec.view, move.parent, move.node, spec.view.grid(move.parent), grid
+            )
+            color = PATH_COLORS[move.depth - 1]
+            bracket(board, cells, width=bracket_width(self.video.tile_size), color=color)
+            self._labels[track].covered(cells)
         placed = self._placed[track]
-        parent = placed.parent_of(event) if placed is not None and left is None else None
+        marked = left is not None or path is not None  # the path's brackets say it already
+        parent = placed.parent_of(event) if placed is not None and not marked else None
         if parent is not None:  # a step forward: bracket what it changed, on this frame only
             cells = changed_cells(
                 spec.view, parent.node, event.node, spec.view.grid(parent.node), grid

@@ -39,6 +39,10 @@ class Column:
     strip_top: int
     film_height: int = 0  # the filmstrip's, between the block and the legend (0: none)
     gauge_height: int = 0  # the window gauge's, between the block and the filmstrip (0: none)
+    inset: int = 0
+    """Pixels the board/panel block, its filmstrip and gauge sit right of ``left``: half what
+    the frame is wider than the block (``--width`` pads it), so the picture is centred, not
+    followed by a dark band (the strip's text stays at ``left``)."""
 
     @property
     def film_top(self) -> int:
@@ -138,8 +142,22 @@ class FrameLayout:
             gauge = self.gauge_height(board) if video.window_gauge and panel is None else 0
             legend_top = top + block + gauge + film
             strip_top = legend_top + column_legend
+            # even, as every region's edge (yuv420p's 2x2 chroma)
+            inset = (self.width - (width if self.stacked else natural)) // 2 & ~1
             columns.append(
-                Column(left, top, board, panel, width, height, legend_top, strip_top, film, gauge)
+                Column(
+                    left,
+                    top,
+                    board,
+                    panel,
+                    width,
+                    height,
+                    legend_top,
+                    strip_top,
+                    film,
+                    gauge,
+                    inset,
+                )
             )
             if self.stacked:
                 top = strip_top + self.strip_height + self.gap

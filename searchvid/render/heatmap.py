@@ -2,12 +2,21 @@
 
 While a Monte Carlo tree search thinks about a move (from the first ``SELECT`` of an
 iteration from the root to the ``MOVE`` that commits a move), each child of the root tints
-the board cells its move occupies, more strongly the larger its share of the root's
-visits, and writes its visit count there on a badge (text at least 12 px tall, so cells
+the board cells its move occupies, more strongly the closer its visits come to the most
+visited move's, and writes its visit count there on a badge (text at least 12 px tall, so cells
 of about 24 px or more, as a 720-px frame still has; a count too wide for its cell
-shrinks to ``1.2k``); a cell several moves occupy sums their visits. The badge stands where
+shrinks to ``1.2k``). A cell several moves occupy (a tile in four rotations) shows its most
+visited move's count and tint, not their sum: MCTS plays the most visited single move, so
+the cell of the move played always shows the highest count, and the strip's "most visited
+move 29 visits" is the count of one cell. The badge stands where
 it covers the least of the tile's own drawing: centred on an empty cell, in a free corner or
-side of a cell holding a piece, so that a count never hides what it counts.
+side of a cell holding a piece, so that a count never hides what it counts. The move just
+played (outlined, below) writes its count on each of its cells where it covers at most a
+sliver of the drawing; where one of its cells has no such room and another has (Quarto's
+piece placed, and the pool slot it took the next piece from), the count stands only on the
+other. With no such room anywhere, the count stays where it covers at most a corner of the
+drawing (a road's tile), and is left off a piece filling its cell (a closing frame's winning
+piece stays whole; the strip's "most visited move" gives the count).
 
 **The decision just made.** The ``MOVE`` frame that commits a move shows the whole
 decision: every move's visits as the search left them, on the board after the move, and
@@ -19,18 +28,22 @@ of a tie. With ``frames = "moves"`` every frame that plays a move has heat; a ro
 dice (``ROLL``) decides nothing and has none. Everything is read from the events
 (``EXPAND``, ``SELECT``, ``BACKUP``, ``MOVE``), so it works for any domain.
 
-**Only over the decision's position.** The counts are of the root's moves, so they are
-drawn only on frames whose board shows the root's position (the grids are equal), or, on
-the ``MOVE`` frame, the position the played move made (the other moves' cells are as they
-were, the played move's cell holds its tile); a frame about a deeper node shows that node's
-board as it is, without heat: there a count would sit on a cell another move fills, and the
-strip describes that node.
+**Only over the decision's position, or one move from it.** The counts are of the root's
+moves, so they are drawn only on frames whose board shows the root's position (the grids
+are equal), or the root's position with one of its moves made: the ``MOVE`` frame's
+position after the played move, and a frame of an iteration stepping onto a child of the
+root (its ``SELECT`` or ``EXPAND``): the other moves' cells are as they were, the move's own
+cell holds its tile, and every count is still of a move from the root. While the search
+thinks, most frames are of the root or of its children, so the map stays on from frame to
+frame. A frame about a deeper node (or a playout's end) shows that node's board as it is,
+without heat: there a count would sit on a cell another move fills, and the strip describes
+that node.
 
 **Which cells a move occupies.** By default, the cells whose tile id differs between the
 root's grid and the child's. A view may say better with a ``move_cells(node, child)``
 method returning the ``(row, col)`` cells (empty: this move has no board position), or
 opt out with ``move_cells = None`` (no heat map and no legend entry for its boards). A
-cell that several moves occupy sums their visits.
+cell that several moves occupy shows the most visited of them.
 
 **Exact pixels.** A heated cell is a pure function of its tile and of its heat (level,
 count, outline), painted over the board after the board's own incremental redraw, so a
@@ -45,7 +58,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -55,10 +68,22 @@ from searchvid.errors import UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
 from searchvid.render.boardlegend import Mark
 from searchvid.render.canvas import Pixels, TileBoard
-from searchvid.render.hud import HUD_COLORS
-from searchvid.render.palette import REDDISH_PURPLE, SKY_BLUE
+from searchvid.render.heatcell import (
+    CORNER,
+    PV,
+    SLIVER,
+    as_rgb,
+    badge_edge,
+    cell_ground,
+    draw_badge,
+    draw_outline,
+    least_words,
+    outline_width,
+    short_count,
+    tinted,
+)
 from searchvid.render.settings import VideoOptions
-from searchvid.render.textink import MIN_TEXT, TextInk, blend
+from searchvid.render.textink import MIN_TEXT, TextInk
 from searchvid.render.view import TileGrid
 from searchvid.search.events import Event, EventKind
 from searchvid.usercode import method_location, shown
@@ -67,37 +92,20 @@ MoveCells = Callable[[Any, Any], Iterable[tuple[int, int]]]
 """A view's ``move_cells(node, child)``: the ``(row, col)`` cells of the board the move from
 ``node`` to its child ``child`` occupies (empty: the move has no board position)."""
 
-TINT: RGB = REDDISH_PURPLE
-"""The colour a heated cell's ground is blended toward (no other MCTS mark uses it)."""
-
-PV: RGB = SKY_BLUE
-"""The outline of the most visited move: the tree panel's principal-variation colour."""
-
 LEVELS = 4
-"""Steps of tint: a move with a share ``s > 0`` of the root's visits gets level
-``ceil(LEVELS * s)``, blended ``0.2 * level`` of the way toward :data:`TINT`."""
+"""Steps of tint: a cell whose count is ``n > 0`` of the highest count ``top`` on the board
+gets level ``ceil(LEVELS * n / top)``, blended ``0.2 * level`` of the way toward
+:data:`TINT` (the most visited moves' cells the darkest, whatever the number of moves)."""
 
-ALPHA = 0.2
-"""How far each level blends the ground toward :data:`TINT`."""
-
-HEAT_MARK = Mark("searchvid:heat", "visits of this decision's moves, summed per cell")
+HEAT_MARK = Mark("searchvid:heat", "visits of the cell's most visited move")
 """The legend's entry for the tint (a swatch at the top level); a cell several moves
-occupy sums their visits."""
+occupy shows the most visited of them."""
 
 PV_MARK = Mark("searchvid:heat-pv", "the move played")
 """The legend's entry for the outline, drawn on the frame that commits a move."""
 
 MARKS = (HEAT_MARK, PV_MARK)
 """The legend entries a heat map adds, when it is on."""
-
-BADGE: RGB = HUD_COLORS[0]
-"""The count's badge: the status strip's background."""
-
-BADGE_MARGIN = 2
-"""The least room between a count's badge and its cell's edge, in pixels."""
-
-INK: RGB = HUD_COLORS[2]
-"""The count's text: the status strip's colour (its blends are already in the palette)."""
 
 
 def heat_marks(video: VideoOptions, heat: bool) -> tuple[Mark, ...]:
@@ -120,15 +128,19 @@ class CellHeat:
     """What one heated cell shows.
 
     Attributes:
-        visits: Visits of the moves occupying the cell.
+        visits: Visits of the most visited move occupying the cell.
         level: Tint level, 1 to :data:`LEVELS`.
         best: Whether the move just played occupies it (outlined, on the frame that
             commits it).
+        counted: Whether its count is written on it: not on a cell of the move played whose
+            piece a count would partly hide while another of the move's cells has room
+            for it (Quarto's pool slot beside the piece placed).
     """
 
     visits: int
     level: int
     best: bool
+    counted: bool = True
 
 
 class HeatTracker:
@@ -149,11 +161,18 @@ class HeatTracker:
         self._thinking = False
         self._cells: dict[int, tuple[int, ...]] = {}
         self._decided: dict[int, CellHeat] = {}
+        self._focus: int | None = None
 
     @property
     def root_node(self) -> Any:
         """The node of the root the counts are of (None before the first event)."""
         return self._root_node
+
+    @property
+    def stepping_in(self) -> bool:
+        """Whether the latest event steps onto a child of the root (its ``SELECT`` or
+        ``EXPAND``): a frame of it shows the root's position with that one move made."""
+        return self._focus is not None and self._root is not None
 
     @property
     def thinking(self) -> bool:
@@ -162,6 +181,7 @@ class HeatTracker:
 
     def observe(self, event: Event) -> None:
         """Take one event of the stream (every event, in order)."""
+        self._focus = None  # a playout's LEAF (no id) shows a deeper board too
         i = event.id
         if i is None:
             return
@@ -180,6 +200,10 @@ class HeatTracker:
             self._thinking = True
         elif kind is EventKind.BACKUP:
             self._backup(i)
+        if (kind is EventKind.SELECT or kind is EventKind.EXPAND) and (
+            self._root is not None and event.parent == self._root
+        ):
+            self._focus = i
 
     def _reroot(self, i: int, node: Any) -> None:
         self._root, self._root_node = i, node
@@ -207,24 +231,23 @@ class HeatTracker:
         return self._counts(played=None)
 
     def _counts(self, played: int | None) -> dict[int, CellHeat]:
-        """The root's children's visits by cell, the child ``played`` outlined."""
+        """The most visits of a root's child on each cell, the child ``played`` outlined."""
         counts: dict[int, int] = {}
         marked: set[int] = set()
-        total = 0
         for i, node in self._kids.get(self._root, ()) if self._root is not None else ():
             n = self._visits.get(i, 0)
             if not n:
                 continue
-            total += n
             cells = self._cells.get(i)
             if cells is None:
                 cells = self._cells[i] = self._cells_of(self._root_node, node)
             for cell in cells:
-                counts[cell] = counts.get(cell, 0) + n
+                counts[cell] = max(counts.get(cell, 0), n)
             if i == played:
                 marked.update(cells)
+        top = max(counts.values(), default=1)
         return {
-            cell: CellHeat(n, max(1, math.ceil(LEVELS * n / total)), cell in marked)
+            cell: CellHeat(n, max(1, math.ceil(LEVELS * n / top)), cell in marked)
             for cell, n in counts.items()
         }
 
@@ -295,19 +318,21 @@ class HeatLayer:
         """The colours heated cells and the legend's swatches may add to tiles ``tiles``
         (``(n, s, s, 3)``): each tile's ground at every level, and the outline."""
         colors: list[RGB] = [PV]
-        for ground in {_ground(tile) for tile in tiles}:
-            colors.extend(_tinted(ground, level) for level in range(1, LEVELS + 1))
+        for ground in {cell_ground(tile) for tile in tiles}:
+            colors.extend(tinted(ground, level) for level in range(1, LEVELS + 1))
         return colors
 
     def bind(self, atlas: TileAtlas) -> None:
         """Draw with ``atlas``'s tiles (call once the frame's atlas is built)."""
         self._atlas = atlas
-        self._grounds = np.array([_ground(t) for t in atlas.tiles], dtype=np.uint8)
+        self._grounds = np.array([cell_ground(t) for t in atlas.tiles], dtype=np.uint8)
         size = max(MIN_TEXT, atlas.size // 5)
         text = TextInk(size)
         # the badge may fill most of a cell: while the search thinks, the board shows the
         # root's position, where a move's cell holds what the move replaces (mostly empty)
-        fits = text.height >= MIN_TEXT and text.height + 4 <= atlas.size - 2 * _edge(atlas.size)
+        fits = text.height >= MIN_TEXT and text.height + 4 <= atlas.size - 2 * badge_edge(
+            atlas.size
+        )
         self._text = text if fits else None
 
     @property
@@ -325,7 +350,7 @@ class HeatLayer:
         if name != PV_MARK.tile:
             return self._tinted_tile(0, LEVELS)
         picture = self._tinted_tile(0, 0)  # level 0: as the cell is drawn, untinted
-        _outline(picture, max(2, picture.shape[0] // 8 & ~1))
+        draw_outline(picture, max(2, picture.shape[0] // 8 & ~1))
         return picture
 
     # -- drawing --------------------------------------------------------------------------
@@ -334,19 +359,20 @@ class HeatLayer:
         """Paint the heat over ``board`` after its ``update`` (``before``: its grid before,
         ``redrawn``: what ``update`` returned), restoring cells that lost their heat.
 
-        Only a board that shows the root's position gets heat: the counts are of the
-        root's moves, and on a deeper board they would sit on cells other moves fill."""
+        Only a board that shows the root's position, or a child of the root the frame's
+        event steps onto, gets heat: the counts are of the root's moves, and on a deeper
+        board they would sit on cells other moves fill."""
         grid = board.grid
         if grid is None:
             return
         heat = self.tracker.heat()
-        root = self.tracker.root_node
-        if heat and not np.array_equal(grid, self._root_view(root)):
+        if heat and not self._over_root(grid):
             heat = {}
         flat = grid.ravel()
         # cells the board drew again from its grid (None: it may have drawn any of them;
         # other marks' cells are re-blitted too, so the grid's changes alone do not say)
         fresh: set[int] | None = set() if redrawn == 0 and before is not None else None
+        heat = self._count_where_free(heat, grid)
         for k in set(self._shown) | set(heat):
             wanted = heat.get(k)
             if wanted == self._shown.get(k) and fresh is not None:
@@ -357,6 +383,44 @@ class HeatLayer:
             else:
                 self._blit(board, k, self._picture(tile, wanted))
         self._shown = heat
+
+    def _count_where_free(self, heat: dict[int, CellHeat], grid: TileGrid) -> dict[int, CellHeat]:
+        """``heat``, the move played's count left off those of its cells whose piece it
+        would partly hide, where another of its cells has room for it (the piece just
+        placed stays whole, the count stands beside it); with no such room, the count stays
+        where it hides at most :data:`CORNER` of the drawing (a road's tile) and is left
+        off a piece it would hide more of (a closing frame's winning piece: the strip's
+        "most visited move" says it)."""
+        played = [k for k, h in heat.items() if h.best]
+        if not played or self._text is None or self._atlas is None:
+            return heat
+        assert self._grounds is not None
+        flat = grid.ravel()
+        covers: dict[int, float] = {}
+        for k in played:
+            tile = int(flat[k])
+            words = self._count_words(heat[k].visits)
+            if words is None:
+                continue
+            art = (self._atlas.tiles[tile] != self._grounds[tile]).any(axis=-1)
+            covers[k] = least_words(self._text, words, heat[k].visits, art)[1]
+        # room for it somewhere: only there; else where it hides no more than a corner
+        room = SLIVER if any(c <= SLIVER for c in covers.values()) else CORNER
+        hidden = [k for k, c in covers.items() if c > room]
+        if not hidden:
+            return heat
+        shown = dict(heat)
+        for k in hidden:
+            shown[k] = replace(heat[k], counted=False)
+        return shown
+
+    def _over_root(self, grid: TileGrid) -> bool:
+        """Whether ``grid`` is the root's, or the frame's event steps onto a child of the
+        root (the board shows the root's position with that one move made: its tile, and
+        what the tile changes around it, such as a neighbour's open end)."""
+        if self.tracker.stepping_in:
+            return True
+        return bool(np.array_equal(grid, self._root_view(self.tracker.root_node)))
 
     def _blit(self, board: TileBoard, k: int, picture: Pixels) -> None:
         s = board.atlas.size
@@ -369,7 +433,7 @@ class HeatLayer:
         if picture is None:
             if heat.best:  # the piece just placed in its own colours, only outlined
                 picture = self._tinted_tile(tile, 0)
-                _outline(picture, _outline_width(picture.shape[0]))
+                draw_outline(picture, outline_width(picture.shape[0]))
             else:
                 picture = self._tinted_tile(tile, heat.level)
             words = self._count_words(heat.visits)
@@ -379,7 +443,10 @@ class HeatLayer:
                 assert self._grounds is not None
                 # the tile's own drawing (a piece, a road): a badge must not hide it
                 art = (self._atlas.tiles[tile] != self._grounds[tile]).any(axis=-1)
-                _badge(picture, self._text, words, art)
+                if heat.best and heat.counted:
+                    words = least_words(self._text, words, heat.visits, art)[0]
+                if words is not None and heat.counted:
+                    draw_badge(picture, self._text, words, art)
             if len(self._pictures) > 4096:
                 self._pictures.clear()
             self._pictures[key] = picture
@@ -391,8 +458,8 @@ class HeatLayer:
         text, atlas = self._text, self._atlas
         if text is None or atlas is None:
             return None
-        room = atlas.size - 2 * _edge(atlas.size) - 8
-        for words in (f"{visits:,}", _short_count(visits)):
+        room = atlas.size - 2 * badge_edge(atlas.size) - 8
+        for words in (f"{visits:,}", short_count(visits)):
             if text.ink(words).shape[1] <= room:
                 return words
         return None
@@ -405,7 +472,7 @@ class HeatLayer:
             return picture
         ground = self._grounds[tile]
         where = (picture == ground).all(axis=-1)
-        picture[where] = self._snap(_tinted(_rgb(ground), level))
+        picture[where] = self._snap(tinted(as_rgb(ground), level))
         return picture
 
     def _snap(self, color: RGB) -> RGB:
@@ -414,98 +481,4 @@ class HeatLayer:
         assert self._atlas is not None
         palette = self._atlas.palette.astype(np.int32)
         k = int(((palette - np.array(color, dtype=np.int32)) ** 2).sum(axis=1).argmin())
-        return _rgb(self._atlas.palette[k])
-
-
-def _rgb(color: Any) -> RGB:
-    return (int(color[0]), int(color[1]), int(color[2]))
-
-
-def _ground(tile: Pixels) -> RGB:
-    """The most common colour of ``tile``'s edge band, an eighth of its side wide (ties:
-    the smallest packed value): a cell's ground shows at its edges, while a piece that
-    fills most of the cell would win a count over the whole tile and be tinted."""
-    band = max(1, tile.shape[0] // 8)
-    edges = np.ones(tile.shape[:2], dtype=bool)
-    edges[band:-band, band:-band] = False
-    flat = tile[edges]
-    colors, counts = np.unique(flat, axis=0, return_counts=True)
-    return _rgb(colors[int(counts.argmax())])
-
-
-def _tinted(ground: RGB, level: int) -> RGB:
-    """``ground`` blended ``ALPHA * level`` of the way toward :data:`TINT`."""
-    a = ALPHA * level
-    return (
-        round(ground[0] + (TINT[0] - ground[0]) * a),
-        round(ground[1] + (TINT[1] - ground[1]) * a),
-        round(ground[2] + (TINT[2] - ground[2]) * a),
-    )
-
-
-def _outline_width(side: int) -> int:
-    """Width of the most visited move's outline in a cell ``side`` pixels wide."""
-    return max(2, side // 16 & ~1)
-
-
-def _edge(side: int) -> int:
-    """The band along a cell's edges a count's badge keeps clear of (the outline's)."""
-    return max(BADGE_MARGIN, _outline_width(side))
-
-
-def _short_count(n: int) -> str:
-    """``n`` in at most four characters: ``999``, ``1.2k``, ``12k``, ``120k``, ``1.2M``."""
-    if n < 1000:
-        return str(n)
-    if n < 10_000:
-        return f"{n / 1000:.1f}k"
-    if n < 1_000_000:
-        return f"{n // 1000}k"
-    return f"{n / 1_000_000:.1f}M"
-
-
-def _outline(picture: Pixels, width: int) -> None:
-    """A :data:`PV` frame ``width`` pixels wide along ``picture``'s edges, in place."""
-    picture[:width] = PV
-    picture[-width:] = PV
-    picture[:, :width] = PV
-    picture[:, -width:] = PV
-
-
-def _badge(picture: Pixels, text: TextInk, words: str, art: npt.NDArray[np.bool_]) -> None:
-    """``words`` on a badge in the status strip's colours, where it covers the fewest
-    pixels of the tile's own drawing ``art`` (a mask of ``picture``'s shape): the centre
-    of an empty cell, else the corner or side its piece leaves free (ties: the centre, then
-    the corners, then the sides), so that a count never hides the piece it counts."""
-    ink = text.ink(words)
-    side = picture.shape[0]
-    edge = _edge(side)
-    height, width = ink.shape[0] + 4, min(ink.shape[1] + 8, side - 2 * edge)
-    top, left = _badge_place(art, height, width, edge)
-    box = picture[top : top + height, left : left + width]
-    box[:] = BADGE
-    level = np.zeros(box.shape[:2], dtype=np.uint8)
-    part = ink[:, : width - 4]
-    level[2 : 2 + part.shape[0], 4 : 4 + part.shape[1]] = part
-    blend(box, level, INK)
-
-
-def _badge_place(art: npt.NDArray[np.bool_], height: int, width: int, edge: int) -> tuple[int, int]:
-    """The (top, left) of a ``height`` x ``width`` badge inside a cell's ``edge`` band
-    covering the fewest ``art`` pixels (first of centre, corners, sides on a tie)."""
-    side = art.shape[0]
-    middle_top, middle_left = (side - height) // 2, (side - width) // 2
-    low, right = side - edge - height, side - edge - width
-    places = [
-        (middle_top, middle_left),
-        (edge, edge),
-        (edge, right),
-        (low, edge),
-        (low, right),
-        (edge, middle_left),
-        (low, middle_left),
-        (middle_top, edge),
-        (middle_top, right),
-    ]
-    covered = [int(art[t : t + height, x : x + width].sum()) for t, x in places]
-    return places[covered.index(min(covered))]
+        return as_rgb(self._atlas.palette[k])

@@ -192,6 +192,7 @@ class Hud:
         self._slot_widths: dict[str, int] = {}
         self._inks: dict[tuple[str, int], npt.NDArray[np.uint8]] = {}
         self._flows: dict[tuple[int, ...], tuple[list[list[int]], bool]] = {}
+        self._tight_flows: dict[tuple[int, ...], list[list[int]]] = {}
         self._folds: dict[str, tuple[str, ...]] = {}
         sized = list(contents) if contents else [_DEFAULT_CONTENT]
         self.title_lines = max(1, *(len(self._wrap(c.title)) for c in sized))
@@ -295,6 +296,8 @@ class Hud:
         for text in texts[1:]:
             # a line of a folded text fills its line: nothing follows it there
             slot = self._usable if isinstance(text, _Piece) else known.get(text)
+            if isinstance(text, _Tail):  # words, not a counter: no room for a value to grow
+                slot = min(self._measure(text), self._usable)
             if slot is None:
                 name = text.rsplit(" ", 1)[0] if " " in text else ""
                 room = self._measure(f"{name} {_VALUE_ROOM}".lstrip())
@@ -318,10 +321,49 @@ class Hud:
                 if len(folds) >= _CACHE:
                     folds.clear()
                 if self._measure(text) > self._usable and " " in text:
-                    parts = tuple(_Piece(line) for line in self._wrap_words(text))
+                    lines = self._wrap_words(text)
+                    # its last line is a text like any other: the next may follow on it
+                    parts = (*(_Piece(line) for line in lines[:-1]), _Tail(lines[-1]))
                 folds[text] = parts
             out.extend(parts)
         return tuple(out)
+
+    def _fits(self, texts: Sequence[str]) -> bool:
+        """Whether ``texts`` fill no more than the strip's status lines."""
+        return len(self._flow(self._slots(texts))) <= self.status_lines
+
+    def _fitted(self, texts: tuple[str, ...]) -> tuple[str, ...]:
+        """``texts`` as the status lines take them, when some are wider than a line: folded
+        over lines the strip has to spare (:meth:`_folded`; the strip is not made taller
+        for it); where that overfills the strip, the wide texts lose their asides (their
+        parenthesised parts, the last text's last first) until they do fit folded; failing
+        that, the wide texts are folded first first while they fit, and the rest are cut
+        with "…" when drawn. Texts that each fit a line are returned as they are."""
+        folded = self._folded(texts)
+        if len(folded) == len(texts) or self._fits(folded):
+            return folded
+        current = list(texts)
+        while True:
+            wide = [
+                i
+                for i, text in enumerate(current)
+                if self._measure(text) > self._usable and _last_aside(text) is not None
+            ]
+            if not wide:
+                break
+            text = current[wide[-1]]
+            start, end = _last_aside(text) or (0, 0)
+            current[wide[-1]] = text[:start] + text[end:]
+            folded = self._folded(current)
+            if self._fits(folded):
+                return folded
+        groups: list[tuple[str, ...]] = [(text,) for text in current]
+        for i, text in enumerate(current):
+            parts = self._folded((text,))
+            trial = [*groups[:i], parts, *groups[i + 1 :]]
+            if len(parts) > 1 and self._fits([part for group in trial for part in group]):
+                groups = trial
+        return tuple(part for group in groups for part in group)
 
     def _wrap_words(self, text: str) -> list[str]:
         """``text`` broken at spaces into lines of at most a line's width (a word wider than
@@ -349,15 +391,22 @@ class Hud:
         flow = self._flows.get(key)
         if flow is None:
             rows = self._flow(slots)
-            tight = len(rows) > self.status_lines
-            if tight:  # slots without spare room, then drop what still overflows
-                rows = self._flow(self._tight(texts))[: self.status_lines]
             if len(self._flows) >= _CACHE:
                 self._flows.clear()
-            flow = self._flows[key] = (rows, tight)
+            flow = self._flows[key] = (rows, len(rows) > self.status_lines)
         rows, tight = flow
-        if tight:
+        if tight:  # slots without spare room, then drop what still overflows
+            # laid out by these texts' own widths: rows kept from other texts of the same
+            # roomy slots could overfill a line (a strip drawn frame after frame would then
+            # differ from the same frame drawn alone)
             slots = self._tight(texts)
+            tight_key = tuple(slots)
+            tight_rows = self._tight_flows.get(tight_key)
+            if tight_rows is None:
+                if len(self._tight_flows) >= _CACHE:
+                    self._tight_flows.clear()
+                tight_rows = self._tight_flows[tight_key] = self._flow(slots)[: self.status_lines]
+            rows = tight_rows
         laid: list[list[_Slot]] = []
         for row in rows:
             left, line = self._pad, []
@@ -422,9 +471,7 @@ class Hud:
         drawn frame after frame (previews equal renders). A line whose slots did not move is
         updated slot by slot: a slot's text never reaches past its slot.
         """
-        folded = self._folded(texts)
-        if len(folded) > len(texts) and len(self._flow(self._slots(folded))) <= self.status_lines:
-            texts = folded  # a wide text goes on over lines the strip has to spare, not cut
+        texts = self._fitted(texts)
         rows = self._layout(texts)
         for r in range(self.status_lines):
             parts = rows[r] if r < len(rows) else []
@@ -472,8 +519,15 @@ class Hud:
 
 
 class _Piece(str):
-    """A line of a status text too wide for one line (``Hud._folded``): its slot is a
-    whole line, so the next text starts on a line of its own."""
+    """A line of a status text too wide for one line (``Hud._folded``), its last line
+    aside: its slot is a whole line, so the text's next line starts a line of its own."""
+
+    __slots__ = ()
+
+
+class _Tail(str):
+    """The last line of a status text too wide for one line (``Hud._folded``): its slot is
+    its own width, and the next text may follow it on its line."""
 
     __slots__ = ()
 

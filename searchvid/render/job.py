@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from searchvid.render.frame import Panel, Track
-from searchvid.render.narration import Narrator, Voice
 from searchvid.render.output import OutputKind, output_kind
 from searchvid.render.policy import Ended
 from searchvid.render.settings import VideoOptions
+from searchvid.render.tracks import Panel, Track
 from searchvid.render.treereplay import first_pass
 from searchvid.render.view import View
+from searchvid.render.voice import Narrator, Voice
 from searchvid.search.events import Event
 from searchvid.search.status import Field
 

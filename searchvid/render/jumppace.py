@@ -12,11 +12,11 @@ from searchvid.render.cards import held_last
 from searchvid.render.deadtime import DeadFinder, DeadStretch, planned
 from searchvid.render.job import RenderJob
 from searchvid.render.jumps import jump_hold
-from searchvid.render.narration import Ending
 from searchvid.render.policy import shallow
 from searchvid.render.settings import VideoOptions
 from searchvid.render.stepping import Run
 from searchvid.render.view import View
+from searchvid.render.voice import Ending
 from searchvid.search.events import Event, EventKind
 
 

@@ -1,4 +1,6 @@
-"""Jumps: frames whose board replaces much of the one before (``[video] max_jumps``).
+"""How long a frame stays on screen: a committed move's and a new best's holds
+(:func:`frame_hold`), and jumps, frames whose board replaces much of the one before
+(``[video] max_jumps``).
 
 A breadth-first search's next state, an MCTS iteration's rollout, a move on a 3 x 3 board:
 when a frame replaces much of the board, a reader cannot follow it at video pace (the
@@ -19,6 +21,7 @@ import numpy.typing as npt
 from searchvid.render.cards import Shown
 from searchvid.render.job import RenderJob
 from searchvid.render.settings import VideoOptions
+from searchvid.search.events import EventKind
 
 JUMP_SHARE = 0.15
 """A board that differs from the one before it in more than this share of its tiles jumps:
@@ -67,3 +70,31 @@ def jump_hold(video: VideoOptions) -> int:
     if not video.max_jumps:
         return 0
     return max(0, math.ceil(video.fps / video.max_jumps - 1e-9) - 1)
+
+
+def frame_holds(video: VideoOptions) -> tuple[int, int]:
+    """``(move_hold, best_hold)``: the extra frame durations a committed move and a new best
+    stay on screen (``hold_moves`` and ``hold_improvements`` in whole frames)."""
+    move_hold = max(0, round(video.hold_moves * video.fps) - 1)
+    best_hold = max(0, round(video.hold_improvements * video.fps) - 1)
+    return move_hold, best_hold
+
+
+def frame_hold(
+    shown: Sequence[Shown], fresh: Sequence[bool], move_hold: int, best_hold: int
+) -> int:
+    """Extra frame durations the current frame stays on screen: a committed move or a new
+    best that a column shows for the first time (``fresh``) holds it. A column that has
+    ended and holds its last frame holds the video no longer: the others go on at their
+    own pace."""
+    hold = 0
+    for item, new in zip(shown, fresh, strict=True):
+        if item is not None and new:
+            if item[0].kind in _PLAYED_KINDS:
+                hold = max(hold, move_hold)
+            if item[2]:
+                hold = max(hold, best_hold)
+    return hold
+
+
+_PLAYED_KINDS = frozenset({EventKind.MOVE, EventKind.ROLL})

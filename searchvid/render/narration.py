@@ -7,12 +7,12 @@ protocol, so the renderer stays domain-free.
 
 from __future__ import annotations
 
-import enum
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
+from searchvid.render.domainterms import DEAD_END, START, TERMS, term, unstated
 from searchvid.render.fieldwords import (
     FOUND_AT,
     SEARCH_COUNTERS,
@@ -22,6 +22,7 @@ from searchvid.render.fieldwords import (
 )
 from searchvid.render.filmstrip import REPLAY_NOTE
 from searchvid.render.hud import HudText
+from searchvid.render.voice import BestShown, Ending, Voice
 from searchvid.search.events import Event, EventKind
 from searchvid.search.frontierview import FrontierView, Glimpse, Role
 from searchvid.search.status import Field, format_number
@@ -30,146 +31,23 @@ MEMORY = 65_536
 """Tree nodes remembered by id, to name a frame's move from its parent (least recent go)."""
 
 
-class Narrator(Protocol):
-    """What a domain tells the strip (every :class:`~searchvid.Domain` is one)."""
-
-    def label(self, node: Any) -> str: ...
-
-    def status(self, node: Any) -> Sequence[Field]: ...
-
-    def describe_move(self, parent: Any, child: Any) -> str | None: ...
-
-    def describe_value(self, value: float) -> str | None: ...
-
-    def describe_node_value(self, node: Any, value: float) -> str | None: ...
-
-    def describe_end(self, node: Any) -> str | None: ...
-
-
-class ValueWords(Protocol):
-    """What a domain may add to its :class:`Narrator` words: its value functions in words."""
-
-    def describe_value_function(self, name: str) -> tuple[str, str] | None:
-        """``(what the strip calls it, what it measures)`` for value function ``name``
-        (``("closeness to goal", "1 = all 12 exits joined, ...")``), or None: the strip
-        then shows the function's own name, and the opening card says nothing more."""
-        ...
-
-
-class Ending(enum.Enum):
-    """Why a frame is the last of its search's video; its strip then says what happened
-    instead of "searching" (unless the node itself ends the puzzle or the game)."""
-
-    COMPLETE = "search complete"
-    """The search ended by itself."""
-    MAX_FRAMES = "stopped at max_frames"
-    """The video was full."""
-    MAX_EVENTS = "stopped at max_events"
-    """The search ran ``max_events`` events."""
-    BUDGET = "stopped: work budget spent"
-    """The search did ``max_events`` units of work."""
-
-
-@dataclass(frozen=True)
-class Voice:
-    """How one search is narrated.
-
-    Attributes:
-        title: The strip's first line (the scene's title).
-        algorithm: The algorithm as readers name it ("A*", "breadth-first").
-        narrator: The domain's words (None: numbers only).
-        value_name: Name of the value shown ("network", "score"; None: "value").
-        score: Value of the frame's node (None: the event's own value).
-        values: Whether value and best are shown at all.
-        move_phase: What MOVE frames are ("solution" for a found path played out,
-            "playing" for committed moves of a game).
-        captions: Whether to narrate each frame on a caption line.
-        settings: The algorithm's settings as the scene gives them (``iterations 300``),
-            for the opening and closing cards.
-        best_name: What the strip calls the best value so far ("best", "best playout";
-            "": no such field, for random play, which keeps no best).
-        doing: What the search's own frames do, after its name in the phase
-            ("searching"; "in progress" for random play, which does not search).
-    """
-
-    title: str
-    algorithm: str
-    narrator: Narrator | None = None
-    value_name: str | None = None
-    score: Callable[[Any], float] | None = None
-    values: bool = True
-    move_phase: str = "solution"
-    captions: bool = False
-    settings: tuple[Field, ...] = ()
-    best_name: str = "best"
-    doing: str = "searching"
-    caption: Callable[[Event], str | None] | None = None
-    """The frame's own caption line (a :class:`~searchvid.VideoWriter`'s ``observe(caption=)``)
-    in place of the narrated words, where it gives one (None: always narrated)."""
-    expected: tuple[str, ...] = ()
-    """Status texts as long as the longest the strip will show, where they are known before
-    the first frame (a :class:`~searchvid.VideoWriter`'s, from what it observed), for
-    sizing the strip (empty: guessed from the algorithm,
-    :func:`~searchvid.render.hud.expected_status`)."""
-    finished: str | None = None
-    """What the last frame's phase says when the search ended by itself and the domain has no
-    words for the node (a :class:`~searchvid.VideoWriter`'s ``"done"``; None: ``search
-    complete``)."""
-    compare: Callable[[], Sequence[Field]] | None = None
-    """The closing card's words on another search run from the same start (the scene's
-    ``[compare]``, :class:`~searchvid.render.comparison.Comparison`), asked for only when
-    the card is drawn (None: no comparison)."""
-    steps: bool = True
-    """Whether the strip counts the search's steps (its events). A race's columns leave it
-    out: they advance by work, and equal step counts beside unequal work would read as a
-    tie (:func:`in_race`)."""
-    notes: bool = True
-    """Whether the strip explains a count that would else puzzle on a line of its own (the
-    kept tree's ``(some from earlier moves)``, :func:`kept_visits`). A race's narrow
-    columns leave it out: there it would push the strip's last fields off."""
-
-
-def in_race(voice: Voice, searches: int) -> Voice:
-    """``voice`` as a column of ``searches`` side by side narrates: without its step counter
-    (:attr:`Voice.steps`) and notes (:attr:`Voice.notes`) in a race, as is for a single
-    search."""
-    return replace(voice, steps=False, notes=False) if searches > 1 else voice
-
-
-class Card(enum.Enum):
-    """A frame whose strip is a card rather than its step: the first frame opens the video,
-    the last one closes it."""
-
-    OPENING = "opening"
-    """The problem, the algorithm and its settings, over the start position."""
-    CLOSING = "closing"
-    """The result, what it cost and (in a race) the finishing order."""
-
-
-class BestShown(tuple[Field, ...]):
-    """The algorithm's fields of the frame that first showed a search's best, as the
-    closing card passes them when it shows that frame's board instead of the last one
-    (:func:`~searchvid.render.cards.closing_frame`).
-
-    Attributes:
-        last: The algorithm's fields of the search's last frame: what the whole search
-            did (``walk 40/40``: the card's ``best of 40 walks``), which the card shows.
-    """
-
-    last: tuple[Field, ...]
-
-    def __new__(cls, fields: Iterable[Field], last: Iterable[Field]) -> BestShown:
-        made = super().__new__(cls, fields)
-        made.last = tuple(last)
-        return made
-
-
 VALUE_BOUNDS = frozenset({"alpha", "beta"})
 """Names of algorithm fields that are values on the scale the strip puts into the domain's
 words (minimax's alpha-beta window)."""
 
 _PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
 """Event kinds of a played line: a closing card on one states the game's result."""
+
+START_VALUE = "start position"
+"""What the closing card over a best board calls the start position's value."""
+
+SEARCHED_DOING = f"{SEARCHED} (not played)"
+"""What a search is doing on a frame of a board ahead of the game's, once moves are played
+(``MCTS searched position (not played)``; the aside goes first where room is short)."""
+
+NONE_YET = "none yet"
+"""The best value so far before the search has reported one (``best value so far: none
+yet``)."""
 
 
 class Narration:
@@ -186,9 +64,14 @@ class Narration:
         # the step of the latest event that is no MOVE: where the search stood when a found
         # solution's replay began (None: no such event yet)
         self._search_step: int | None = None
+        # the first event's (the start position's) node and value: the closing card over a
+        # best board gives the start's value for scale (None: not seen yet)
+        self._start: tuple[Any, float | None] | None = None
 
     def observe(self, event: Event) -> None:
         """Remember the event's tree node (every event, in order)."""
+        if self._start is None and event.depth == 0 and event.kind.shows_state:
+            self._start = (event.node, event.value)
         if event.kind is not EventKind.MOVE:
             self._search_step = event.step
         if event.kind is EventKind.MOVE:
@@ -244,6 +127,8 @@ class Narration:
         domain = list(voice.narrator.status(node)) if voice.narrator is not None else []
         shown.extend(domain)
         phase = self._phase(event, ending)
+        if ending is not None:
+            shown = unstated(shown, phase)
         if voice.values:
             value = voice.score(node) if voice.score is not None else event.value
             words = self._value_function_words(voice.value_name)
@@ -267,6 +152,8 @@ class Narration:
                 # game's result, nor "undecided" its state (a reader took a searched win
                 # for the game's in a game that ends drawn)
                 name = SEARCHED
+                # said once: the value's name, not the phase as well
+                phase = phase.replace(SEARCHED_DOING, self.voice.doing)
             if isinstance(said, str):
                 # the domain's "draw" beside "value: draw" says it twice, once unnamed
                 shown = [f for f in shown if f not in domain or f.text() != said]
@@ -284,7 +171,8 @@ class Narration:
             stated = ending is not None and isinstance(best_said, str) and best_said in phase
             left_off = not voice.best_name or (named and (ending is not None or best is None))
             if not left_off and not stated:
-                shown.append(_value_field(voice.best_name, best_said))
+                # a dash for "nothing found yet" is a code a reader has to guess
+                shown.append(_value_field(voice.best_name, NONE_YET if best is None else best_said))
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(voice.title, phase, tuple(shown), caption)
 
@@ -356,7 +244,7 @@ class Narration:
         if meaning is not None:  # what the strip's value measures, said once
             settings.append(Field(f"{meaning[0]}:", meaning[1]))
         fields = (Field("search:", voice.algorithm or "search"), *settings)
-        caption = "the start position" if voice.captions else None
+        caption = term(narrator, START) if voice.captions else None
         return HudText(voice.title, problem, fields, caption)
 
     def _settings(self) -> list[Field]:
@@ -387,12 +275,13 @@ class Narration:
         place: str | None = None,
     ) -> HudText:
         """The closing card's strip: the last frame's (what happened, and the counters that
-        say what it cost), its caption one line on the result: the algorithm, its
-        settings and, in a race, ``place`` (``"finished 1st of 3"``). Over the search's best
-        board (``fields`` a :class:`BestShown`) it describes that board (its step, depth and
-        the domain's fields), with the algorithm's fields of the last frame (what the whole
-        search cost), its phase saying it is the best (``best of 40 walks: ..., walk 17``;
-        the counter the phase names, ``walk 40/40``, leaves the fields)."""
+        say what it cost) and, in a race, ``place`` (``"finished 1st of 3"``); its caption
+        names the algorithm and its settings (the result is on the lines above, once). Over
+        the search's best board (``fields`` a :class:`BestShown`) it describes that board
+        (its step, depth and the domain's fields), with the algorithm's fields of the last
+        frame (what the whole search cost), its phase saying it is the best (``best of 40
+        walks: ..., walk 17``; the counter the phase names, ``walk 40/40``, leaves the
+        fields)."""
         if isinstance(fields, BestShown):  # the best board, the search's totals
             counter = _counter(fields.last) if _counter(fields) is not None else None
             kept = [field for field in fields.last if field is not counter]
@@ -400,6 +289,8 @@ class Narration:
             # the step is the best board's, earlier than the last frame's: say so, or the
             # count reads as going back ("step 28,018" then "step 1,348")
             found = tuple(replace(f, name=FOUND_AT) if f.name == "step" else f for f in text.fields)
+            if self._plain_best(event, fields):  # the best as a bare value: give the scale
+                found = (*found, *self._start_value(best))
             text = HudText(text.title, self._best_phase(event, best, fields, ending), found)
         else:
             text = self.text(event, best, False, fields, ending)
@@ -411,8 +302,36 @@ class Narration:
             voice = self.voice
             settings = ", ".join(f.text() for f in self._settings())
             who = f"{voice.algorithm} ({settings})" if settings else voice.algorithm or "search"
-            caption = "; ".join([f"{who}: {text.phase}", *(f.text() for f in compared)])
+            if settings and "(" in settings:  # no brackets within brackets: a comma
+                who = f"{voice.algorithm or 'search'}, {settings}"
+            # the strip's lines above already state the result and the comparison: the
+            # caption names who got it, not the same words a second time
+            caption = who
         return HudText(text.title, text.phase, shown, caption)
+
+    def _plain_best(self, event: Event, fields: BestShown) -> bool:
+        """Whether the closing card over the best board states it as a bare value
+        (``best found: closeness to goal 0.539``, :meth:`_best_phase`): not in the domain's
+        words for an end, nor as the best of a counted unit (``best of 12 walks``)."""
+        narrator = self.voice.narrator
+        if narrator is not None and narrator.describe_end(event.node):
+            return False
+        counter = _counter(fields)
+        done = _counter(fields.last) if counter is not None else None
+        return counter is None or done is None or done.name != counter.name
+
+    def _start_value(self, best: float | None) -> tuple[Field, ...]:
+        """``start position 0.502``: the start position's value beside a best board's, for
+        scale (a best of 0.539 says little until the start's 0.502 is beside it); none
+        where the strip shows no values, the start's value is unknown, or it is the best."""
+        voice, start = self.voice, self._start
+        if not voice.values or start is None:
+            return ()
+        node, value = start
+        value = voice.score(node) if voice.score is not None else value
+        if value is None or value == best:
+            return ()
+        return (_value_field(START_VALUE, self._value_words(value)),)
 
     def _best_phase(
         self, event: Event, best: float | None, fields: BestShown, ending: Ending
@@ -483,12 +402,20 @@ class Narration:
             return "rolling the dice"
         if event.kind is EventKind.ROLLOUT or _playout_end(event):
             return "playout, not played"  # a simulated line, not the search's position
+        start = self._start
+        if start is not None and self._game is not start[0] and self._searched(event):
+            # once moves are played, a board ahead of the game's ("depth 16" beside "move
+            # 9") reads as the game's unless the strip says what it is
+            return SEARCHED_DOING
         return self.voice.doing
 
     def _worded(self, field: Field) -> Field:
         """An algorithm's bound on the value scale (:data:`VALUE_BOUNDS`: ``alpha 0.5``) in
         the domain's words where it has some (``alpha: draw``), as values are shown: a bare
-        ``0.5`` beside ``value: X wins`` would leave the reader to guess the scale."""
+        ``0.5`` beside ``value: X wins`` would leave the reader to guess the scale. An
+        unnamed phrase of :data:`TERMS` (``fewest moves possible``) in the domain's words."""
+        if not field.name and field.value in TERMS and isinstance(field.value, str):
+            return replace(field, value=term(self.voice.narrator, field.value))
         if field.name not in VALUE_BOUNDS or not isinstance(field.value, float):
             return field
         return _value_field(field.name, self._value_words(field.value))
@@ -530,7 +457,8 @@ class Narration:
         elif kind is EventKind.LEAF:
             ending = self._value_words(event.value) if event.value is not None else None
             outcome = f" ({ending})" if isinstance(ending, str) else ""
-            text = f"{move}: dead end{outcome}" if move else f"dead end{outcome}"
+            end = term(self.voice.narrator, DEAD_END)
+            text = f"{move}: {end}{outcome}" if move else f"{end}{outcome}"
         elif kind is EventKind.EXPAND:
             text = f"expand: {move}" if move else "expand"
         elif kind is EventKind.SELECT:

@@ -34,13 +34,14 @@ from searchvid.render.frame import FramePainter
 from searchvid.render.framelayout import FrameLayout
 from searchvid.render.html import Annotates
 from searchvid.render.job import EventSource, RenderJob, RenderResult, track
-from searchvid.render.narration import Card, Ending
+from searchvid.render.jumps import frame_holds
 from searchvid.render.output import OutputKind, check_target
+from searchvid.render.pathmarks import Move, PathWatch
+from searchvid.render.pathmarks import deepest as path_deepest
 from searchvid.render.placed import PlacedWatch, Step
 from searchvid.render.settings import VideoOptions
 from searchvid.render.stepping import (
     Run,
-    frame_holds,
     frames_with_best,
     normalise,
     status_reader,
@@ -48,6 +49,7 @@ from searchvid.render.stepping import (
     timed_strips,
 )
 from searchvid.render.undo import Left, UndoWatch
+from searchvid.render.voice import Card, Ending
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 from searchvid.signals import checkpoint, run_to_completion
@@ -261,9 +263,12 @@ def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray
     recent: deque[tuple[Event, float | None, bool, Sequence[Field], Ending | None]]
     recent = deque(maxlen=-index)
     lefts: deque[Left | None] = deque(maxlen=-index)  # the node each step back left
-    watch = UndoWatch()
+    watch = UndoWatch(job.video.keep_depth)
     parents: deque[Step | None] = deque(maxlen=-index)  # the state each step forward left
     placed = PlacedWatch()
+    paths: deque[tuple[Move, ...]] = deque(maxlen=-index)  # each frame's path, by depth
+    backs: deque[tuple[Event, Left] | None] = deque(maxlen=-index)  # a step back before it
+    path = PathWatch(path_deepest(job.video, True))
     frames = 0
     stream = source() if callable(source) else source
     status = status_reader(stream)
@@ -271,11 +276,14 @@ def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray
     for event, frame, best, improving, ending in frames_with_best(stream, job.video):
         watch.observe(event)
         placed.observe(event)
+        path.observe(event)
         if event.kind is EventKind.IMPROVE:
             bests.improve(0, event)
         if frame is not None:
             lefts.append(watch.left_by(event))
             parents.append(placed.parent_of(event))
+            paths.append(path.moves(event))
+            backs.append(watch.back_before(event))
             frames += 1
             fields = status(event) if status is not None else ()
             recent.append((event, best, improving, fields, ending))
@@ -288,6 +296,8 @@ def _last_frames(source: EventSource, job: RenderJob, index: int) -> npt.NDArray
     if lefts[0] is not None:
         painter.stepped_back(0, event, lefts[0])
     painter.placed_from(0, event, parents[0])
+    painter.path_to(0, event, paths[0])
+    painter.stepped_past(0, event, backs[0])
     painter.open(PixelFormat.RGB24)
     card = card_of(job.video, frames + index, [(event, best, improving, ending)])
     if card is Card.CLOSING:

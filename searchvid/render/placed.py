@@ -129,19 +129,19 @@ class PlacedWatch:
         self._step, self._parent = event.step, parent
 
 
-def swatch(side: int, background: RGB) -> npt.NDArray[np.uint8]:
+def swatch(side: int, background: RGB, color: RGB = COLOR) -> npt.NDArray[np.uint8]:
     """The legend's picture of the mark: ``side`` x ``side`` pixels of ``background`` with
-    the corner brackets of a cell just placed."""
+    the corner brackets of a cell just placed, in ``color``."""
     picture = np.empty((side, side, 3), dtype=np.uint8)
     picture[:] = background
     width = max(2, bracket_width(side), side // 10 & ~1)
     for top, left, bottom, right in bracket_bands(0, 0, side, width):
-        picture[top:bottom, left:right] = COLOR
+        picture[top:bottom, left:right] = color
     return picture
 
 
-def bracket(board: TileBoard, cells: Sequence[int], *, width: int) -> None:
-    """Draw the corner brackets of :data:`COLOR` on each of the board's cells at flat
+def bracket(board: TileBoard, cells: Sequence[int], *, width: int, color: RGB = COLOR) -> None:
+    """Draw the corner brackets of ``color`` on each of the board's cells at flat
     (row-major) indices ``cells``, over the tiles of its last update, until its next."""
     if not width or board.grid is None or not cells:
         return
@@ -151,5 +151,5 @@ def bracket(board: TileBoard, cells: Sequence[int], *, width: int) -> None:
         r, c = divmod(int(k), cols)
         top, left = board.top + r * size, board.left + c * size
         for band in bracket_bands(top, left, size, width):
-            board.buffer.fill(band, COLOR)
+            board.buffer.fill(band, color)
     board.drawn_over(cells)

@@ -16,13 +16,18 @@ from typing import Any
 
 from searchvid.search.status import format_number
 
-__all__ = ["FRAMES_KEY", "describe_setting"]
+__all__ = ["FRAMES_KEY", "GOAL_KEY", "describe_goal", "describe_setting"]
 
 FRAMES_KEY = "[video] frames"
 """The key under which :func:`describe_setting`'s ``options`` may carry the video's frame
 selection (``"all"``, ``"leaves"``, ``"improvements"``, ``"moves"``; absent: ``"all"``):
 a phrase about what the video shows of the search (``event_depth``) must hold for the
 frames actually drawn. No ``[search]`` option can have this name."""
+
+GOAL_KEY = "[domain] has_goal"
+"""The key under which :func:`describe_goal`'s ``options`` carry whether the domain has a
+goal (:attr:`~searchvid.Domain.has_goal`; absent: it has one). No ``[search]`` option can
+have this name."""
 
 Phrase = Callable[[Any, Mapping[str, Any]], str | None]
 """An option's phrase from its value and the other options set (None: no phrase)."""
@@ -52,6 +57,8 @@ def _iterations(value: Any, options: Mapping[str, Any]) -> str:
 def _commit_solution(value: Any, options: Mapping[str, Any]) -> str:
     if value:
         return "plays the first solving playout"
+    if options.get("mode") == "plan":  # said by the mode's phrase, with the reason
+        return ""
     return "a solving playout is not played"
 
 
@@ -102,8 +109,14 @@ def _opponent(value: Any, _options: Mapping[str, Any]) -> str | None:
     }.get(value)
 
 
-def _mode(value: Any, _options: Mapping[str, Any]) -> str:
-    return "plays the most visited move" if value == "plan" else "searches once, from the start"
+def _mode(value: Any, options: Mapping[str, Any]) -> str:
+    if value != "plan":
+        return "searches once, from the start"
+    if options.get("commit_solution") is False:
+        # why the strip's "best playout (not played)" can solve the board while the
+        # moves played do not follow it
+        return "plays the most visited move, not the best playout"
+    return "plays the most visited move"
 
 
 _MCTS: dict[str, Phrase] = {
@@ -136,6 +149,9 @@ _MINIMAX: dict[str, Phrase] = {
 _FRONTIER: dict[str, Phrase] = {
     "max_depth": _depth,
     "replay": _switch("then replays the solution found", "does not replay the solution"),
+    # an EXPAND frame shows each child as it joins the queue; without it, a node's children
+    # appear all at once with its own frame
+    "expand_events": _switch("children shown as they are queued", ""),
 }
 
 _PHRASES: dict[str, dict[str, Phrase]] = {
@@ -166,6 +182,38 @@ _PHRASES: dict[str, dict[str, Phrase]] = {
     },
 }
 """The phrases of each shipped algorithm's options, by its registry name."""
+
+
+_EXHAUSTIVE = frozenset({"backtracking", "breadth-first", "best-first", "astar"})
+"""The algorithms that stop only at a goal: with none, they visit every node they can reach
+(within ``max_depth``). Beam search drops nodes; random walks and game searches do not
+visit every node."""
+
+_ONCE = frozenset({"breadth-first", "best-first", "astar"})
+"""Of :data:`_EXHAUSTIVE`, those that never visit a state twice (duplicates by key skipped);
+backtracking does so only with ``repeats = "never"``."""
+
+
+def describe_goal(algorithm: str, options: Mapping[str, Any]) -> str | None:
+    """What a search does when the domain has no goal (``options[GOAL_KEY]`` false): ``"no
+    goal: visits every node once"`` for an algorithm that stops only at a goal, so the
+    reader learns what the search is for; None where the domain has a goal, the algorithm
+    does not visit every node, or a goal is not what would stop it (``stop_at_goal =
+    false``: the card's setting says so).
+
+    Args:
+        algorithm: The algorithm's registry name (``"backtracking"``).
+        options: Every option the scene sets, and under :data:`GOAL_KEY` whether the
+            domain has a goal.
+    """
+    if options.get(GOAL_KEY, True) or algorithm not in _EXHAUSTIVE:
+        return None
+    if options.get("stop_at_goal") is False:
+        return None
+    once = algorithm in _ONCE or options.get("repeats") == "never"
+    depth = options.get("max_depth", 0)
+    within = f" within {_count(depth, 'move')} of the start" if depth else ""
+    return f"no goal: visits every node{within}{' once' if once else ''}"
 
 
 def describe_setting(

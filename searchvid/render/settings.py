@@ -78,7 +78,9 @@ class VideoOptions:
         "depth-first video shows each of its shallow choices (each first move at 1) and "
         "samples the deeper steps evenly between them, and its strip counts the choices on "
         "the frame's path, out of those the search visits (first move 37/156, second move "
-        "12/93; 0 = off).",
+        "12/93); on the board, the path's first and second moves are bracketed in blue and "
+        "vermilion (legend: first move, second move), and a shallow choice that starts "
+        "elsewhere outlines the tile taken back before it as undone (0 = off).",
         minimum=0,
         maximum=64,
     )
@@ -149,11 +151,12 @@ class VideoOptions:
     )
     heatmap: Literal["visits", "off"] = option(
         "visits",
-        doc="MCTS: tint the board cells of each of the root's moves by its share of the "
-        "root's visits and write the visits there (summed per cell), on frames whose board "
-        "is the root position and, for the decision just made, on the frame that plays a "
-        "move, with the move played outlined in the tree panel's sky blue (visits); off: no "
-        "heat map. Other algorithms, and views whose moves have no board position, have none.",
+        doc="MCTS: tint the board cells of each of the root's moves by its visits against "
+        "the most visited move's and write the visits there (a cell's most visited move), "
+        "on frames whose board is the root position or one of its moves being tried and, "
+        "for the decision just made, on the frame that plays a move, with the move played "
+        "outlined in the tree panel's sky blue (visits); off: no heat map. Other "
+        "algorithms, and views whose moves have no board position, have none.",
     )
     tree: bool = option(
         False,

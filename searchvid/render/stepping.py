@@ -26,44 +26,18 @@ from searchvid.render.cards import (
 from searchvid.render.deadtime import fast_field, final_best_hold
 from searchvid.render.hud import HudText
 from searchvid.render.job import EventSource, RenderJob
-from searchvid.render.jumps import Jumps
-from searchvid.render.narration import BestShown, Card, Ending, Narration, in_race
+from searchvid.render.jumps import Jumps, frame_hold, frame_holds
+from searchvid.render.narration import Narration
 from searchvid.render.policy import FINAL_FRAME_LOOKAHEAD, assign_frames
 from searchvid.render.settings import VideoOptions
 from searchvid.render.treereplay import open_source
+from searchvid.render.voice import BestShown, Card, Ending, in_race
 from searchvid.search.algorithm import Algorithm
 from searchvid.search.events import Event, EventKind
 from searchvid.search.frontierview import StatusFields, frontier_of
 from searchvid.search.status import Field
 from searchvid.usercode import describe_failure
 
-
-def frame_holds(video: VideoOptions) -> tuple[int, int]:
-    """``(move_hold, best_hold)``: the extra frame durations a committed move and a new best
-    stay on screen (``hold_moves`` and ``hold_improvements`` in whole frames)."""
-    move_hold = max(0, round(video.hold_moves * video.fps) - 1)
-    best_hold = max(0, round(video.hold_improvements * video.fps) - 1)
-    return move_hold, best_hold
-
-
-def frame_hold(
-    shown: Sequence[Shown], fresh: Sequence[bool], move_hold: int, best_hold: int
-) -> int:
-    """Extra frame durations the current frame stays on screen: a committed move or a new
-    best that a column shows for the first time (``fresh``) holds it. A column that has
-    ended and holds its last frame holds the video no longer: the others go on at their
-    own pace."""
-    hold = 0
-    for item, new in zip(shown, fresh, strict=True):
-        if item is not None and new:
-            if item[0].kind in _PLAYED:
-                hold = max(hold, move_hold)
-            if item[2]:
-                hold = max(hold, best_hold)
-    return hold
-
-
-_PLAYED = frozenset({EventKind.MOVE, EventKind.ROLL})
 _IMPROVE = EventKind.IMPROVE
 
 StatusReader = Callable[[Event], Sequence[Field]]

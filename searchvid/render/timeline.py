@@ -33,8 +33,8 @@ from fractions import Fraction
 
 from searchvid.render.cards import Shown, held_last
 from searchvid.render.job import EventSource, RenderJob
-from searchvid.render.narration import Card
 from searchvid.render.stepping import timed_strips
+from searchvid.render.voice import Card
 from searchvid.search.events import EventKind
 
 __all__ = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -61,6 +62,9 @@ from searchvid.render.treestate import DROPPED_STATE, LEAF_STATE, OPEN_FRONTIER,
 Look = tuple[Any, ...]
 """Everything that decides the pixels of an item's slot."""
 
+_EDGE = 4
+"""Pixels between the panel's sides and the widest slot (the panel's margin)."""
+
 
 def distinct_cut(text: str, above: str, width: int, measure: Callable[[str], int]) -> str:
     """``text`` cut to ``width`` px (as ``measure`` sizes text) keeping where it differs
@@ -86,6 +90,18 @@ def distinct_cut(text: str, above: str, width: int, measure: Callable[[str], int
         else:
             low = middle + 1
     return "…" + text[low:]
+
+
+def word_tail(text: str, width: int, measure: Callable[[str], int]) -> str:
+    """The last whole words of ``text`` that fit in ``width`` px after a leading "…"
+    (``"…O:a1"`` for ``"XOX/.O./OX. O:a1"``); "" where not even its last word fits: a
+    label cut inside a word (``"…O…"``) names nothing, so none is better."""
+    words = text.split(" ")
+    for start in range(1, len(words)):
+        tail = "…" + " ".join(words[start:])
+        if words[start] and measure(tail) <= width:
+            return tail
+    return ""
 
 
 class TreeItems(TreeState):
@@ -172,8 +188,43 @@ class TreeItems(TreeState):
                 )
             else:
                 self._bus_rect.append(None)
+        self._widen_slots(layout)
         self._heights = list(range(2, self._body_h + 1, 4))
         self._root_visits = max(1, int(layout.census.weights.max(initial=1)))
+
+    def _widen_slots(self, layout: TreeLayout) -> None:
+        """Stretch each slot sideways over the free room of its row: to the slots of its
+        neighbours, or to the panel's margin. A node alone in its row (a root) or beside a
+        gap has room for its whole number and name, which one column would cut.
+
+        MCTS trees only: there the number is each node's visits, which the reader checks
+        against the strip ("most visited move 65 visits"); elsewhere a value written beside
+        some nodes and not their neighbours would read as a difference between them."""
+        if not self._mcts:
+            return
+        edge = _EDGE
+        right_edge = self.pixels.shape[1] - _EDGE
+        rows: dict[int, list[int]] = {}
+        for v in range(layout.items):
+            rows.setdefault(layout.row[v], []).append(v)
+        slots = self._slot
+        for members in rows.values():
+            members.sort(key=lambda v: layout.x[v])
+            # neighbours split the gap between their slots at its middle (even: yuv420p)
+            cuts = [
+                max(slots[a].right, (slots[a].right + slots[b].left) // 2 & ~1)
+                for a, b in pairwise(members)
+            ]
+            lefts, rights = [edge, *cuts], [*cuts, right_edge]
+            for v, lo, hi in zip(members, lefts, rights, strict=True):
+                slot = slots[v]
+                slots[v] = Rect(slot.top, min(slot.left, lo), slot.bottom, max(slot.right, hi))
+
+    def _room(self, v: int) -> int:
+        """Pixels of text a line centred under item ``v`` may take: its slot's room on the
+        narrower side, twice (a widened slot is not symmetric), less a gap."""
+        slot, x = self._slot[v], self.layout.x[v]
+        return 2 * min(x + 1 - slot.left, slot.right - x - 1) - 4
 
     def _paint_dirty(self, rects: list[Rect]) -> None:
         drawn, look_of, slot = self._drawn, self._look, self._slot
@@ -278,16 +329,18 @@ class TreeItems(TreeState):
         """The label written under node item ``v`` ("" when names are off or unknown); one
         too wide for its column keeps the part that differs from its parent's label
         (:func:`distinct_cut`), so that siblings, which share their parent's start, still
-        read apart."""
+        read apart, when that keeps the label's end; else its last whole words
+        (:func:`word_tail`); else nothing (a fragment such as "…O…" names no node)."""
         name = self._full_name(v)
+        room = self._room(v)  # as _paint_under cuts it
+        if not name or self._text.width(name) <= room:
+            return name
         up = self._parent[v]
-        if not name or up < 0:
-            return name
-        slot = self._slot[v]
-        room = slot.right - slot.left - 4  # as _paint_under cuts it
-        if self._text.width(name) <= room:
-            return name
-        return distinct_cut(name, self._full_name(up), room, self._text.width)
+        if up >= 0:
+            cut = distinct_cut(name, self._full_name(up), room, self._text.width)
+            if cut.startswith("…") and not cut.endswith("…"):  # the label's end, kept
+                return cut
+        return word_tail(name, room, self._text.width)
 
     def _full_name(self, v: int) -> str:
         """The whole label of node item ``v`` ("" when names are off or unknown)."""
@@ -406,7 +459,8 @@ class TreeItems(TreeState):
         """``text`` centred on column ``x`` from pixel row ``top`` (``at``), cut to the slot's
         width, on a background gap in the edge that passes under the item."""
         x, top = at
-        ink = font.ink(font.fit(text, slot.right - slot.left - 4))
+        room = 2 * min(x + 1 - slot.left, slot.right - x - 1) - 4  # as _room
+        ink = font.ink(font.fit(text, room))
         h, w = ink.shape
         if not w:
             return

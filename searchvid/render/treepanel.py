@@ -35,11 +35,12 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
 - MCTS in plan mode (a ``MOVE`` after each block of iterations): the panel shows the tree of
   the *current decision* only, rooted at the node the last MOVE committed, each decision
   laid out by itself from the first pass. A header line counts ``move k of n`` beside one
-  small mark per decision (filled green: played; a tall yellow bar: current; hollow: to come;
-  with a ``label``, only where they take at most half the room left: the root's words next).
+  small mark per decision where they fit (filled green: played; a tall yellow bar: current;
+  hollow: to come); with a ``label``, a second line names the tree's root (see below).
   A *forced* decision (one move to choose from, such as a game's last) has no tree worth a
   picture: the previous decision's tree stays as it ended, with its played move and
-  principal variation, and the header says ``move k of n (forced)``.
+  principal variation, and the header says so: ``move 44 of 44 (forced): tree of move 43``,
+  the root's words still those of that tree's root.
 - Minimax values (streams whose LEAF/BACKTRACK values are all in [0, 1] and whose ENTERs
   carry none): a node's latest value, written beside it when there is room; a node's
   children cut off by alpha-beta (``PRUNE``) are one bold purple cross under it, at the end
@@ -53,8 +54,14 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
   board in a frame showing its state; where pictures would be smaller, nodes are dots.
 - With a ``label`` callback and a small tree whose columns hold a few letters, each node's
   label is written under it (cut with "…" to its column; yellow for the current node),
-  except under thumbnails. With decisions, the header also names the current root as
-  such (``root (before it): ...``), apart from the board the strip describes.
+  except under thumbnails; one too wide for its column keeps the part that differs from its
+  parent's label, or its last whole words (``…O:a1``), or is left out: never a fragment cut
+  inside a word at both ends. With decisions, the header's second line names the tree's
+  root as such (``root, before move 3: ...``; after the last move, ``after move 4: ...``),
+  apart from the board the strip describes.
+- In MCTS trees, each item's slot reaches over the free room of its row (to its
+  neighbours' slots or the panel's margin), so a node alone in its row, such as the root,
+  writes its whole visit count and name where one column would cut them.
 
 Every text is at least :data:`~searchvid.render.textink.MIN_TEXT` pixels tall
 (:attr:`TreePanel.text_sizes`).
@@ -258,6 +265,10 @@ class TreePanel(TreeItems):
         )
         header = self._text.height + 4 if _K.RESTART in kinds or record.split else 0
         header += header % 2
+        # decisions with a label: the root's words get a line of their own (beside the move
+        # count they were cut at blog width)
+        self._header_line = header
+        header *= 2 if record.split and label is not None else 1
         self._header_box = Rect(_MARGIN, _MARGIN, _MARGIN + header, width - _MARGIN)
         widest = legend_entries(self._facts, hidden=True, thumbnails=False)
         self._legend_top = height - _MARGIN - self._key.height(widest)
@@ -452,6 +463,21 @@ class TreePanel(TreeItems):
         """The words at the ends of the value scale: value 0, value 1."""
         return self._key.ends
 
+    @property
+    def header_words(self) -> tuple[str, str]:
+        """The header's two texts for a plan-mode search: the move count (``"move 3 of
+        44"``; a forced decision, drawn in the tree of the last decision with a choice:
+        ``"move 44 of 44 (forced): tree of move 43"``) and, with a ``label``, the words for
+        the tree's root (``"root, before move 43: ..."``; after the last move, the position
+        it left: ``"after move 44: ..."``), on a line of its own; ``("", "")`` without
+        decisions."""
+        if not self._split:
+            return "", ""
+        words = f"move {self.decision + 1} of {len(self.layouts)}"
+        if self._forced:  # the tree drawn is an earlier decision's, kept
+            words += f" (forced): tree of move {self.layout.census.index + 1}"
+        return words, self._root_name
+
     def centre(self, node_id: int) -> tuple[int, int] | None:
         """Pixel ``(row, column)`` just below and right of the centre of node ``node_id``'s box."""
         if not 0 <= node_id < self._n or self._rep[node_id] < 0:
@@ -485,28 +511,27 @@ class TreePanel(TreeItems):
             ink = self._text.ink(f"walk {self._walks}")
             paint_ink(pixels, box.top + 2, box.left, ink[:, :room], shades)
             return box
-        n, k = len(self.layouts), self.decision
-        words = f"move {k + 1} of {n}" + (" (forced)" if self._forced else "")
+        n = len(self.layouts)
+        words, root_words = self.header_words
         paint_ink(pixels, box.top + 2, box.left, self._text.ink(words)[:, :room], shades)
         x = box.left + self._text.width(words) + 10 & ~1
         step = _CRUMB + 2
-        middle = box.top + (box.bottom - box.top) // 2
-        # one mark per decision, when they take at most half the room left: the root's
-        # words come first, and a rule that does not hang on them keeps the marks steady
-        if n * step <= (box.right - x) // (2 if self._root_name else 1):
+        line = self._header_line
+        middle = box.top + line // 2
+        # one mark per decision, where they fit beside the move count
+        if n * step <= box.right - x:
             square = solid(SQUARE, _CRUMB, _CRUMB)
             tall = solid(SQUARE, 2 * _CRUMB, _CRUMB)
             hollow = ring(SQUARE, _CRUMB, _CRUMB, 2)
             for d in range(n):
-                mark, color = (square, PLAYED_I) if d < k else (hollow, HIDDEN_I)
-                if d == k:
+                mark, color = (square, PLAYED_I) if d < self.decision else (hollow, HIDDEN_I)
+                if d == self.decision:
                     mark, color = tall, PATH_I
                 top = middle - mark.shape[0] // 2 & ~1
                 paint_mask(pixels, top, x + d * step, mark, rgb[color])
-            x += n * step + 8
-        if self._root_name and x < box.right:
-            ink = self._text.ink(self._text.fit(self._root_name, box.right - x))
-            paint_ink(pixels, box.top + 2, x, ink, shades, right=box.right)
+        if root_words:
+            ink = self._text.ink(self._text.fit(root_words, room))
+            paint_ink(pixels, box.top + line + 2, box.left, ink, shades, right=box.right)
         return box
 
     def _draw_legend(self) -> None:

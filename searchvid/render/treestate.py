@@ -140,13 +140,14 @@ class TreeState:
                     if self.decision == len(self.layouts) - 1 and self._label is not None:
                         # The last move: no decision follows, so the header names the
                         # position it leaves on the board rather than the one before it.
-                        self._root_name = f"after it: {self._label(event.node)}"
+                        last = len(self.layouts)
+                        self._root_name = f"after move {last}: {self._label(event.node)}"
             elif self._pending >= 0 and kind is not _K.IMPROVE:
                 self._next_decision()
             if self._root < 0 and i is not None and i >= 0 and event.parent is None:
                 self._root = i
                 if self._label is not None:  # whose it is: the board may show a deeper node
-                    self._root_name = f"root (before it): {self._label(event.node)}"
+                    self._root_name = f"root, before move 1: {self._label(event.node)}"
         if i is None:
             if kind in CURRENT_KINDS and event.parent is not None:  # a playout state
                 p = event.parent
@@ -280,8 +281,6 @@ class TreeState:
         self._root = pending
         k = self.decision + 1
         if k < len(self.layouts):  # the first pass counted the same starts
-            if self._label is not None:
-                self._root_name = f"root (before it): {self._label(self._pending_node)}"
             if self.layouts[k].census.forced:
                 # No choice to show: the last decision's tree stays, and the forced search
                 # shows in it. Its visits count up to the kept tree's root, not only to the
@@ -289,7 +288,11 @@ class TreeState:
                 # kept root then counts the visits through it over both decisions).
                 self.decision = k
                 self._forced = True
+                # The header still names the kept tree's root: the tree drawn.
             else:
+                if self._label is not None:
+                    name = self._label(self._pending_node)
+                    self._root_name = f"root, before move {k + 1}: {name}"
                 self._enter(k)  # its root is the current node
 
     # -- the current node -----------------------------------------------------------------

@@ -21,6 +21,14 @@ move that made the node returned to, which that frame shows as its last move: on
 never both "last move" and "undone". That move is known from the events too: the watch
 remembers the latest state shown at each depth, so the node returned to's tree parent is
 the one remembered one level up (when its id matches).
+
+A paced depth-first video (``[video] keep_depth``) shows every step onto a node at most that
+deep, but few of the steps back between them: after a first move's subtree, the search steps
+back to the start and the next frame is the next first move. With ``siblings`` (the
+``keep_depth``), such a forward step, at most that deep and straight after a step back to
+its parent, also outlines what that step back undid (the previous sibling's cells, which an
+earlier frame showed), less the cells the new move takes: a tile moved elsewhere reads as
+one taken back and another placed, not as one that jumped.
 """
 
 from __future__ import annotations
@@ -102,14 +110,34 @@ def marked_cells(view: Any, left: Left, event: Event, grid: npt.NDArray[np.integ
     return [k for k in cells if k not in made]
 
 
+def undone_before(
+    view: Any, back: tuple[Event, Left], node: Any, grid: npt.NDArray[np.integer]
+) -> list[int]:
+    """The cells the step back ``back`` (:meth:`UndoWatch.back_before`) outlines on the frame
+    of the forward step onto ``node`` (whose tiles are ``grid``) just after it: those it
+    undid (:func:`marked_cells`), less those the new move takes again."""
+    event, left = back
+    returned = np.asarray(view.grid(event.node))
+    undone = marked_cells(view, left, event, returned)
+    taken = set(changed_cells(view, event.node, node, returned, grid))
+    return [k for k in undone if k not in taken]
+
+
 class UndoWatch:
     """Fed every event of one search, knows which node each recent ``BACKTRACK`` left.
 
     Only the latest ``BACKTRACK`` is remembered (a frame shows the latest event of its
     column), keyed by its step so that a stale answer is never given.
+
+    Args:
+        siblings: Forward steps at most this deep that come straight after a step back to
+            their parent are told the step back too (:meth:`back_before`; 0: none are).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, siblings: int = 0) -> None:
+        self.siblings = siblings
+        # a forward step's step, and the step back just before it with the node it left
+        self._after: tuple[int, Event, Left] | None = None
         self._last: Event | None = None  # the latest event that showed a state
         self._step: int | None = None  # the step of the latest BACKTRACK
         self._left: Left | None = None
@@ -123,6 +151,17 @@ class UndoWatch:
         if not kind.shows_state:
             return
         depth, path = event.depth, self._path
+        last = self._last
+        if (
+            kind is not _BACKTRACK
+            and 0 < depth <= self.siblings
+            and last is not None
+            and last.kind is _BACKTRACK
+            and last.id is not None
+            and event.parent == last.id
+            and self._left is not None
+        ):  # the next sibling, straight after the step back from the one before
+            self._after = (event.step, last, self._left)
         if kind is _BACKTRACK:
             last = self._last
             above = path[depth - 1] if 0 < depth <= len(path) else None
@@ -139,6 +178,20 @@ class UndoWatch:
         """Take it that the ``BACKTRACK`` ``event`` left ``left`` (for a frame drawn without
         the events before it, such as the last frames of a stream read once)."""
         self._step, self._left, self._last = event.step, left, event
+
+    def back_before(self, event: Event) -> tuple[Event, Left] | None:
+        """The step back just before ``event`` and the node it left, when ``event`` is a
+        forward step onto the next sibling at most ``siblings`` deep (the latest observed);
+        None otherwise."""
+        after = self._after
+        if after is None or event.kind is _BACKTRACK or after[0] != event.step:
+            return None
+        return after[1], after[2]
+
+    def remember_back(self, event: Event, back: tuple[Event, Left] | None) -> None:
+        """Take it that the step back before ``event`` is ``back`` (:meth:`back_before`; for
+        a frame drawn without the events before it)."""
+        self._after = (event.step, *back) if back is not None else None
 
     def left_by(self, event: Event) -> Left | None:
         """The node ``event`` left, when it is a ``BACKTRACK`` (the latest one observed);

@@ -29,11 +29,11 @@ import numpy as np
 
 from searchvid.errors import OptionError, RunError, UsageError, UserCodeError
 from searchvid.render.job import RenderJob, RenderResult
-from searchvid.render.narration import Voice
 from searchvid.render.output import OutputKind, check_target
 from searchvid.render.settings import VideoOptions
 from searchvid.render.shots import FINISHED, ReplayView, Shots
 from searchvid.render.view import CheckedView, TileGrid, View
+from searchvid.render.voice import Voice
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 from searchvid.usercode import blame

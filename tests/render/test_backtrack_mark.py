@@ -70,17 +70,23 @@ def board_of(tree: Scene, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]
 
 
 def expected_outline(
-    plain_before: npt.NDArray[np.uint8], plain_now: npt.NDArray[np.uint8], tile: int, width: int
+    plain_before: npt.NDArray[np.uint8],
+    plain_now: npt.NDArray[np.uint8],
+    tile: int,
+    width: int,
+    within: set[tuple[int, int]] | None = None,
 ) -> npt.NDArray[np.uint8]:
     """``plain_now`` with the outline drawn by hand: around the cells whose pixels differ
     from ``plain_before`` (the node the step left), ``width`` px inside each such cell along
-    every edge it shares with an unchanged cell or the board's edge."""
+    every edge it shares with an unchanged cell or the board's edge; only the cells
+    ``within`` where given (the move undone's, from the view's ``move_cells``)."""
     rows, cols = plain_now.shape[0] // tile, plain_now.shape[1] // tile
     changed = {
         (r, c)
         for r in range(rows)
         for c in range(cols)
-        if not np.array_equal(
+        if (within is None or (r, c) in within)
+        and not np.array_equal(
             plain_before[r * tile : (r + 1) * tile, c * tile : (c + 1) * tile],
             plain_now[r * tile : (r + 1) * tile, c * tile : (c + 1) * tile],
         )
@@ -109,9 +115,16 @@ def test_a_backtrack_frame_outlines_exactly_the_cells_it_undid(
     assert backs == [3, 6, 8, 9, 12, 13, 14]
     tile = tree.video.tile_size
     assert tile == 64  # outlines 2 px wide
+    events = [e for e in tree.events(framed=False) if e.kind.shows_state]
+    view = tree.view()
     for i in backs[:-1]:  # the last is the closing card's, which marks nothing undone
+        # the tree's steps are one level each: only the box of the child left is undone,
+        # not the box returned to (now current) nor the edge between them
+        left, back = events[i - 1].node, events[i].node
+        assert left.tree in back.tree.children
+        within = set(view.move_cells(back, left))
         want = expected_outline(
-            board_of(tree, plain[i - 1]), board_of(tree, plain[i]), tile, width=2
+            board_of(tree, plain[i - 1]), board_of(tree, plain[i]), tile, 2, within
         )
         assert np.array_equal(board_of(tree, marked[i]), want), f"frame {i}"
 

@@ -44,8 +44,12 @@ def test_the_opening_card_states_the_problem_and_the_search() -> None:
     first = texts[0]
     assert first.title == "A small tree"
     assert first.phase == "a tree of 8 nodes, from Root"  # TreeDomain.describe_problem
-    assert first.fields == (Field("search:", "backtracking"),)
-    assert first.caption == "the start position"
+    # no goal: the card says what the search is for instead
+    assert first.fields == (
+        Field("search:", "backtracking"),
+        Field("", "no goal: visits every node"),
+    )
+    assert first.caption == "the root"  # the tree's word for the start position
     assert texts[1].phase == "backtracking searching"  # the frames after it show their steps
 
 
@@ -62,7 +66,8 @@ def test_the_closing_card_states_the_result() -> None:
     texts = strips(scene())
     last = texts[-1]
     assert last.phase == "search complete: 8 nodes"
-    assert last.caption == "backtracking: search complete: 8 nodes"
+    # the result is said once, on the phase line: the caption names who got it
+    assert last.caption == "backtracking (no goal: visits every node)"
 
 
 def test_cards_switched_off_leave_the_frames_their_own_steps() -> None:

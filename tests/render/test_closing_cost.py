@@ -9,7 +9,7 @@ from typing import Any
 import searchvid
 from searchvid.render.cards import race_places, ranked_columns, solo_work
 from searchvid.render.hud import HudText
-from searchvid.render.narration import Ending
+from searchvid.render.voice import Ending
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 
@@ -51,14 +51,13 @@ def test_a_breadth_first_closing_card_states_its_expansions() -> None:
     ]
     assert len(expanded) == 5
     # (the step counter is the narration's, not this card's point: left out)
+    # (the phase says "at depth 2": no depth nor level field says it again)
     assert tuple(f for f in last.fields if f.name != "step") == (
-        Field("depth", 2),
         Field("work", 5, unit="expansions"),
         Field("frontier", 3),
-        Field("level", 2),
         # the 5 expanded and the 3 left on the frontier, each met once
         Field("distinct states seen", 8, prefix=True),
-        Field("", "fewest moves possible"),  # found level by level
+        Field("", "no shallower goal"),  # found level by level, in the tree's words
         Field("at", "Monte Carlo Tree Search"),
     )
     # only the closing card: the frames before it state no total

@@ -228,9 +228,10 @@ def test_the_first_board_of_the_astar_strip_is_the_frames_board_scaled(width: in
     column = painter.layout.columns[0]
     film = painter.films[0]
     board_w, board_h = column.board
-    board = pixels[column.top : column.top + board_h, column.left : column.left + board_w]
+    inset = column.left + column.inset  # the picture, centred in a padded frame
+    board = pixels[column.top : column.top + board_h, inset : inset + board_w]
     pic = film.picture_rect(0)
-    top, left = column.film_top, column.left
+    top, left = column.film_top, inset
     shown = pixels[top + pic.top : top + pic.bottom, left + pic.left : left + pic.right]
     # each of the board's cells shrunk to the thumbnail's cell size, then scaled
     side = painter.atlas.size

@@ -19,9 +19,9 @@ from searchvid.domains.tictactoe import TicTacToeDomain
 from searchvid.errors import UserCodeError
 from searchvid.render.boardlegend import UNDONE_MARK, BoardLegend, marks_of
 from searchvid.render.fitting import MIN_FITTED_PANEL, MIN_FITTED_TILE, fit_width
-from searchvid.render.frame import Boards
 from searchvid.render.pipeline import frame_painter
 from searchvid.render.textink import MIN_TEXT
+from searchvid.render.tracks import Boards
 from searchvid.resources import builtin_scenes_dir
 from searchvid.scene import MAX_FRAME_PIXELS
 

@@ -129,37 +129,41 @@ def test_the_minimax_strip_says_its_window_and_best_move_in_the_games_words() ->
         windows += bool(shown)
         assert all(f.value in words for f in shown.values()), text.fields
         best = [f for f in text.fields if f.name.startswith("best")]
-        assert [f.name for f in best] in (["best value so far"], ["best value so far:"])
+        assert [f.name for f in best] == ["best value so far:"]
+        assert best[0].value in words | {"none yet"}  # never a cryptic dash
     assert windows > len(searching) // 2
-    # the first frame that knows a best move names it in words, beside the node's own value
-    known = next(t for t in searching if "best value so far:" in {f.name for f in t.fields})
-    assert fields_named(known, "best value so far:")["best value so far:"].value in words
+    firsts = [fields_named(t, "best value so far:")["best value so far:"] for t in searching]
+    assert firsts[0].text() == "best value so far: none yet"
+    # from the first frame that knows a best move on, it is named in words
+    known = next(i for i, f in enumerate(firsts) if f.value != "none yet")
+    assert all(f.value in words for f in firsts[known:])
 
 
 def test_a_minimax_that_shows_only_the_top_plies_says_how_many_nodes_beside_the_count() -> None:
     texts = strips(searchvid.load_scene("tictactoe4-solve"))
     searching = [t for t in texts if t.phase == "minimax searching"]
     assert searching
-    said = [t for t in searching if "shown (top 3 plies)" in {f.name for f in t.fields}]
+    said = [t for t in searching if "of them in the top 3 plies:" in {f.name for f in t.fields}]
     # said from the first node searched below ply 3 on (until then every node is shown)
     assert said == searching[len(searching) - len(said) :]
     assert len(said) > len(searching) * 9 // 10
     for text in said:
         fields = {f.name: f for f in text.fields}
-        shown, searched = fields["shown (top 3 plies)"], fields["nodes searched"]
-        assert shown.text() == f"{shown.value} shown (top 3 plies)"
+        shown, searched = fields["of them in the top 3 plies:"], fields["nodes searched"]
+        assert shown.text() == f"of them in the top 3 plies: {shown.value:,}"
         assert isinstance(shown.value, int)
         assert isinstance(searched.value, int)
         assert 0 < shown.value < searched.value
         # the node count first, then how many of them the video shows, and where
         names = [f.name for f in text.fields]
-        assert names.index("shown (top 3 plies)") == names.index("nodes searched") + 1
-    counts = [next(f.value for f in t.fields if f.name.startswith("shown")) for t in said]
+        assert names.index("of them in the top 3 plies:") == names.index("nodes searched") + 1
+    named = "of them in the top 3 plies:"
+    counts = [next(f.value for f in t.fields if f.name == named) for t in said]
     assert counts == sorted(counts)
     assert counts[-1] == 84  # the closing card's count
     # the whole-board game: none of the 3x3 scene's frames say so (it shows every node)
     small = strips(searchvid.load_scene("tictactoe-minimax"))
-    assert not any(f.name.startswith("shown") for t in small for f in t.fields)
+    assert not any(f.name.startswith("nodes in the") for t in small for f in t.fields)
 
 
 def test_a_played_moves_frame_counts_the_nodes_the_video_showed_not_shown_ones() -> None:
@@ -168,15 +172,17 @@ def test_a_played_moves_frame_counts_the_nodes_the_video_showed_not_shown_ones()
     assert played
     for text in played:
         fields = {f.name: f for f in text.fields}
-        assert not any(name.startswith("shown") for name in fields), text.phase
-        assert fields["in the top 3 plies"].text() == "84 in the top 3 plies"
+        # the words of the search's frames: one name for one count
+        assert fields["of them in the top 3 plies:"].text() == "of them in the top 3 plies: 84"
+        names = [f.name for f in text.fields]
+        assert names.index("of them in the top 3 plies:") == names.index("nodes searched") + 1
     # expectimax's frames are its moves and rolls only (event_depth = 1 nonetheless)
     scene = searchvid.load_scene("railroad-game-expectimax")
     assert scene.search().options.event_depth == 1
     texts = strips(scene)
     for text in texts:
         names = [f.name for f in text.fields]
-        assert not any(n.startswith(("shown", "in the top", "before the")) for n in names)
+        assert not any(n.startswith(("nodes in the", "before the")) for n in names)
 
 
 def test_a_minimax_that_searches_each_move_again_says_how_many_nodes_came_first() -> None:

@@ -15,16 +15,8 @@ from searchvid.cli import main
 from searchvid.errors import UserCodeError
 from searchvid.render.canvas import PixelFormat
 from searchvid.render.frame import FramePainter
-from searchvid.render.heatmap import (
-    ALPHA,
-    BADGE,
-    LEVELS,
-    PV,
-    TINT,
-    CellHeat,
-    HeatLayer,
-    heat_possible,
-)
+from searchvid.render.heatcell import ALPHA, BADGE, PV, TINT
+from searchvid.render.heatmap import LEVELS, CellHeat, HeatLayer, heat_possible
 from searchvid.render.job import track
 from searchvid.render.textink import MIN_TEXT, TextInk
 from searchvid.render.view import TileSet
@@ -101,7 +93,7 @@ def ground_of(tile: np.ndarray) -> tuple[int, int, int]:
     return int(r), int(g), int(b)
 
 
-def test_each_move_tints_its_cell_by_its_share_of_the_root_visits_on_the_roots_board() -> None:
+def test_each_move_tints_its_cell_by_its_visits_against_the_most_visited_move() -> None:
     scene = ttt_scene()
     events = list(first_decision(scene))
     last_select = max(k for k, e in enumerate(events) if e.kind is EventKind.SELECT)
@@ -131,8 +123,8 @@ def test_each_move_tints_its_cell_by_its_share_of_the_root_visits_on_the_roots_b
         if n == 0:
             assert tuple(heated[y, x]) == ground
             continue
-        level = max(1, math.ceil(LEVELS * n / total))
-        assert tuple(heated[y, x]) == tinted(ground, level), (k, n, total)
+        level = max(1, math.ceil(LEVELS * n / top))
+        assert tuple(heated[y, x]) == tinted(ground, level), (k, n, top)
         # while the search thinks no move is played: none is outlined, not even a leader
         corner = tuple(heated[r * TILE + 1, c * TILE + TILE // 2])
         assert corner != PV, (k, leaders)
@@ -177,13 +169,13 @@ def test_the_move_frame_shows_the_decision_then_it_clears_and_incremental_equals
     # a visit tinted by its share, and the move played (only it) outlined
     heated, bare = board(step), board(plain)
     children = root_child_visits(events[:-1])
-    total = sum(n for _, n in children.values())
+    top = max(n for _, n in children.values())
     played = divmod(move.node.last, 3)
     for node, n in children.values():
         r, c = divmod(node.last, 3)
         y, x = r * TILE + TILE - 12, c * TILE + TILE // 2
         ground = ground_of(bare[r * TILE : (r + 1) * TILE, c * TILE : (c + 1) * TILE])
-        level = max(1, math.ceil(LEVELS * n / total))
+        level = max(1, math.ceil(LEVELS * n / top))
         if (r, c) != played:  # the played cell's tile is drawn over its ground here
             assert tuple(heated[y, x]) == (tinted(ground, level) if n else ground)
         corner = tuple(heated[r * TILE + 1, c * TILE + TILE // 2])
@@ -223,20 +215,53 @@ def test_by_default_a_move_occupies_the_cells_whose_tile_changes() -> None:
     feed(layer, root, [(1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 2, 2)], [3, 1])
     heat = layer.tracker.heat()
     assert {k: (h.visits, h.level, h.best) for k, h in heat.items()} == {
-        0: (3, 3, False),  # 3 of 4 visits: ceil(4 * 3 / 4) = 3
-        4: (1, 1, False),
-        5: (1, 1, False),
+        0: (3, 4, False),  # the most visited: the darkest, ceil(4 * 3 / 3) = 4
+        4: (1, 2, False),  # 1 of the top's 3: ceil(4 * 1 / 3) = 2
+        5: (1, 2, False),
     }
     layer.tracker.observe(Event(EventKind.MOVE, (0, 0, 0, 0, 2, 2), 1, 20, 0.5, 2, 0))
     # the move's frame: the decision, the move played outlined (not the most visited)
     heat = layer.tracker.heat()
     assert {k: (h.visits, h.level, h.best) for k, h in heat.items()} == {
-        0: (3, 3, False),
-        4: (1, 1, True),
-        5: (1, 1, True),
+        0: (3, 4, False),
+        4: (1, 2, True),
+        5: (1, 2, True),
     }
     layer.tracker.observe(Event(EventKind.SELECT, (0, 0, 0, 0, 2, 2), 1, 21, None, 2, 0))
     assert layer.tracker.heat() == {}  # the next event: the heat clears
+
+
+def test_a_cell_of_several_moves_shows_its_most_visited_move_not_their_sum() -> None:
+    layer = HeatLayer(TinyView())
+    root = (0, 0, 0, 0, 0, 0)
+    # two moves on cell 0 (tiles 1 and 2 there: a tile in two rotations), one on cell 4
+    kids = [(1, 0, 0, 0, 0, 0), (2, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0)]
+    feed(layer, root, kids, [2, 2, 3])
+    heat = layer.tracker.heat()
+    # cell 0: 2, not 2 + 2 = 4, which would read as more than the most visited move's 3
+    assert {k: (h.visits, h.level) for k, h in heat.items()} == {0: (2, 3), 4: (3, 4)}
+    layer.tracker.observe(Event(EventKind.MOVE, kids[2], 1, 20, 0.5, 3, 0))
+    heat = layer.tracker.heat()  # the move played: the highest count, on its own cell
+    assert max(heat.values(), key=lambda h: h.visits) == heat[4]
+    assert [k for k, h in heat.items() if h.best] == [4]
+
+
+def test_a_frame_stepping_onto_a_move_of_the_root_keeps_the_heat_a_deeper_one_has_none() -> None:
+    layer = HeatLayer(TinyView())
+    root = (0, 0, 0, 0, 0, 0)
+    kids = [(1, 0, 0, 0, 0, 0), (0, 0, 0, 0, 1, 0)]
+    feed(layer, root, kids, [2, 3])
+    assert layer._over_root(TinyView().grid(root))
+    assert not layer._over_root(TinyView().grid(kids[0]))  # a BACKUP's frame: not the root's
+    layer.tracker.observe(Event(EventKind.SELECT, kids[0], 1, 30, None, 1, 0))
+    assert layer.tracker.stepping_in
+    assert layer._over_root(TinyView().grid(kids[0]))  # the root with that move made
+    layer.tracker.observe(Event(EventKind.LEAF, (1, 2, 2, 2, 2, 2), 5, 31, 1.0, None, 1))
+    assert not layer.tracker.stepping_in  # its playout's end: a deeper board, no heat
+    layer.tracker.observe(Event(EventKind.SELECT, kids[0], 1, 32, None, 1, 0))
+    layer.tracker.observe(Event(EventKind.EXPAND, (1, 0, 2, 0, 0, 0), 2, 31, None, 9, 1))
+    assert not layer.tracker.stepping_in  # a grandchild: a deeper board, no heat
+    assert not layer._over_root(TinyView().grid((1, 0, 2, 0, 0, 0)))
 
 
 def test_on_a_tie_only_the_move_played_is_outlined_and_a_roll_has_no_heat() -> None:
@@ -318,12 +343,12 @@ def test_the_legend_explains_the_heat_only_where_it_is_shown(
     )
     paint = painter(scene)
     words = {w for line in paint.legends[0].lines for w in line}
-    assert ("visits of this decision's moves, summed per cell" in words) is shown
+    assert ("visits of the cell's most visited move" in words) is shown
     assert ("the move played" in words) is shown
     assert "last move" in words  # the view's own marks stay
 
 
-def test_heat_is_drawn_only_over_the_roots_position_never_on_a_deeper_board() -> None:
+def test_heat_is_drawn_over_the_roots_position_and_its_moves_never_on_a_deeper_board() -> None:
     scene = ttt_scene()
     events = [*first_decision(scene)]
     root = events[0].node
@@ -335,7 +360,7 @@ def test_heat_is_drawn_only_over_the_roots_position_never_on_a_deeper_board() ->
         if e.kind is EventKind.BACKUP and k % 7 == 0
     }
     hot, plain = painter(scene), painter(ttt_scene(heatmap="off"))
-    deeper = at_root = decided = 0
+    deeper = at_root = decided = stepping = 0
     for k, e in enumerate(events):
         shown = [e, probes[k]] if k in probes else [e]
         for f in shown:
@@ -353,11 +378,15 @@ def test_heat_is_drawn_only_over_the_roots_position_never_on_a_deeper_board() ->
             elif np.array_equal(view.grid(f.node), view.grid(root)) and heat:
                 at_root += 1
                 assert not same, f.step  # the root's board: heated
+            elif f.kind in (EventKind.SELECT, EventKind.EXPAND) and f.parent == 0 and heat:
+                stepping += 1  # the root's board with one of its moves made: heated too
+                assert not same, f.step
             else:
                 deeper += f.depth > 0
                 assert same, (f.step, f.kind)  # any other board: exactly as without heat
     assert at_root >= 3
     assert decided == 1
+    assert stepping >= 3
     assert deeper > 10
     assert events[-1].kind is EventKind.MOVE
 

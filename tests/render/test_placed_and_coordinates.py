@@ -186,7 +186,7 @@ def test_a_frame_drawn_alone_equals_the_same_frame_of_the_whole_render(
         assert blue_mask(board(scene, once)).any(), f"frame {i} places a tile"
 
 
-def test_the_coordinates_are_tags_in_the_border_cells_top_right_corners(
+def test_the_coordinates_are_tags_centred_under_their_columns_and_beside_their_rows(
     scene: Scene, frames: list[Frame]
 ) -> None:
     tile = scene.video.tile_size
@@ -196,8 +196,18 @@ def test_the_coordinates_are_tags_in_the_border_cells_top_right_corners(
         for label in COORDINATES:
             picture = tag(label.text, ink)
             h, w = picture.shape[:2]
-            top, left = label.row * tile + 2, (label.col + 1) * tile - w - 2
+            if label.col == 0:  # a row's number: at its border cell's right edge, centred
+                top = label.row * tile + ((tile - h) // 2 & ~1)
+                left = (label.col + 1) * tile - w - 2
+            else:  # a column's letter: at the top of the cell under it, centred
+                top = label.row * tile + 2
+                left = label.col * tile + ((tile - w) // 2 & ~1)
             assert np.array_equal(frame[top : top + h, left : left + w], picture), label
+            # the tag's middle is within a pixel or two of its column's or row's middle
+            middle = (left + w / 2, top + h / 2)
+            centre = ((label.col + 0.5) * tile, (label.row + 0.5) * tile)
+            axis = 1 if label.col == 0 else 0
+            assert abs(middle[axis] - centre[axis]) <= 2, label
     assert [label.text for label in COORDINATES] == [*"ABCDEFG", *"7654321"]
     assert {(label.row, label.col) for label in COORDINATES} == {
         *((8, c) for c in range(1, 8)),

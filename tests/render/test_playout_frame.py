@@ -10,7 +10,6 @@ import numpy as np
 import numpy.typing as npt
 
 import searchvid
-from searchvid.render.frame import Boards
 from searchvid.render.playout import (
     COLOR,
     MARK,
@@ -21,6 +20,7 @@ from searchvid.render.playout import (
     swatch,
 )
 from searchvid.render.settings import VideoOptions
+from searchvid.render.tracks import Boards
 from searchvid.search.events import Event, EventKind
 
 K = EventKind

@@ -25,7 +25,8 @@ def test_tree_race_stamps_each_finish_with_place_criterion_and_cost() -> None:
     ended = next(k for k, words in enumerate(texts) if any("finished" in w for w in words))
     # from the frame breadth-first reaches the goal until the closing card
     for words in texts[ended:-1]:
-        assert words[1:3] == ["finished 1st by work", "work 6 expansions"]  # after the depth
+        # first (the phase, "found Minimax at depth 2", says the depth: no field repeats it)
+        assert words[:2] == ["finished 1st by work", "work 6 expansions"]
     depth_first = [[f.text() for f in strips[1].fields] for strips in frames[ended:-1]]
     assert all(not any("finished" in w for w in words) for words in depth_first[:-1])
     last = frames[-1]
@@ -40,9 +41,12 @@ def test_tree_race_stamps_each_finish_with_place_criterion_and_cost() -> None:
 
 
 def test_the_title_crowns_the_winner_by_work() -> None:
-    assert race_result(["2 · A*"]) == "winner by work: 2 · A*"
-    assert race_result(["1 · a", "2 · b"]) == "tie by work: 1 · a and 2 · b"
-    assert crowned_title("Race", "winner by work: 2 · A*") == "Race · winner by work: 2 · A*"
+    # the column number is noise where the name alone says who won
+    assert race_result(["2 · A*"]) == "winner by work: A*"
+    assert race_result(["1 · a", "2 · b"]) == "tie by work: a and b"
+    # two searches of one name: the numbers tell them apart
+    assert race_result(["1 · A*", "3 · A*"]) == "tie by work: 1 · A* and 3 · A*"
+    assert crowned_title("Race", "winner by work: A*") == "Race · winner by work: A*"
 
 
 def test_watersort_race_ranks_by_work_and_says_so() -> None:

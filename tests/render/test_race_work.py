@@ -15,10 +15,10 @@ import pytest
 import searchvid
 from searchvid.render.cards import race_fields, race_places
 from searchvid.render.job import RenderJob
-from searchvid.render.narration import Ending
 from searchvid.render.policy import assign_frames
 from searchvid.render.stepping import Run, race_frames, strip_texts
 from searchvid.render.timeline import timeline
+from searchvid.render.voice import Ending
 from searchvid.search.algorithms.mcts import Mcts
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field

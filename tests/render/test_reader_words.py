@@ -34,10 +34,9 @@ def texts(text: HudText) -> list[str]:
             "watersort-mcts",
             [
                 "search: MCTS",
-                "plays the most visited move",
+                "plays the most visited move, not the best playout",
                 "100 playouts per move",
                 "never revisits a position",
-                "a solving playout is not played",
                 "reward: closeness to goal",
                 "closeness to goal: 1 - pours still needed (at least) / 48, "
                 "its most (12 colours x 4)",
@@ -84,6 +83,18 @@ def test_setting_phrases_follow_the_values_and_the_other_options() -> None:
     assert describe_setting("mcts", "iterations", 1, {"mode": "plan"}) == "1 playout per move"
     assert describe_setting("mcts", "commit_solution", True, {}) == (
         "plays the first solving playout"
+    )
+    # plan mode without it: the mode's phrase says why the best playout is not played
+    unplayed = {"mode": "plan", "commit_solution": False}
+    assert describe_setting("mcts", "mode", "plan", unplayed) == (
+        "plays the most visited move, not the best playout"
+    )
+    assert describe_setting("mcts", "commit_solution", False, unplayed) == ""
+    assert describe_setting("mcts", "mode", "plan", {"mode": "plan"}) == (
+        "plays the most visited move"
+    )
+    assert describe_setting("mcts", "commit_solution", False, {}) == (
+        "a solving playout is not played"
     )
     assert describe_setting("backtracking", "repeats", "path", {}) == (
         "never repeats a position on its path"
@@ -160,8 +171,11 @@ def test_minimax_names_its_best_a_value_and_no_result_goes_unnamed(name: str) ->
 
 def test_an_uncommitted_solving_playout_says_it_is_not_played() -> None:
     shown = [texts(text) for _, text in frames("watersort-mcts")[1:]]
-    best = {t for line in shown for t in line if t.startswith("best playout")}
-    assert best == {"best playout (not played): solved"}
+    best = [t for line in shown for t in line if t.startswith("best playout")]
+    # every best playout, scored or solving, is said to be not played; it ends solved
+    assert best
+    assert all(t.startswith("best playout (not played)") for t in best)
+    assert best[-1] == "best playout (not played): solved"
 
 
 def test_water_sort_names_its_value_functions_in_words() -> None:

@@ -10,8 +10,9 @@ import searchvid
 from searchvid.domains.railroad import RailroadDomain, RailroadOptions
 from searchvid.domains.railroad.rules import Board
 from searchvid.render.filmstrip import FRAME_OF, REPLAY_NOTE, legend_entries, shrunk_tiles
-from searchvid.render.narration import REPLAY_BOARDS, Narration, Voice
+from searchvid.render.narration import REPLAY_BOARDS, Narration
 from searchvid.render.pipeline import frame_painter
+from searchvid.render.voice import Voice
 from searchvid.search.events import Event, EventKind
 from searchvid.search.frontierview import FrontierView, Role
 from searchvid.search.status import Field

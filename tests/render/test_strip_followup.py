@@ -10,7 +10,8 @@ from searchvid.domains.railroad import RailroadDomain, RailroadOptions
 from searchvid.domains.railroad.rules import Board
 from searchvid.render.fieldwords import KEPT_VISITS, LEADER, kept_visits
 from searchvid.render.heatmap import heat_marks
-from searchvid.render.narration import Narration, Voice, in_race
+from searchvid.render.narration import Narration
+from searchvid.render.voice import Voice, in_race
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 
@@ -50,7 +51,8 @@ def test_a_proved_value_is_named_as_expected_on_the_value_functions_scale() -> N
 def test_a_best_move_the_search_reported_is_still_shown() -> None:
     narration = Narration(_expectimax())
     enter = Event(EventKind.ENTER, START, 1, 12, 0.3, 2, 1)  # a frame of the search itself
-    assert _texts(narration.text(enter, None, False).fields)[-1] == "best value so far -"
+    # none reported yet: said in words, not as a dash
+    assert _texts(narration.text(enter, None, False).fields)[-1] == "best value so far: none yet"
     move = Event(EventKind.MOVE, START, 3, 450, 0.33125, 8, 7)
     assert _texts(narration.text(move, 0.35, False).fields)[-2:] == [
         "expected scaled score 0.331",
@@ -93,11 +95,11 @@ def test_an_iteration_blocks_visits_are_the_most_visited_moves() -> None:
 
 
 def test_a_race_column_leaves_the_kept_tree_note_out() -> None:
-    fields = (Field("iterations", 100, of=100), Field("visits", 338))
+    fields = (Field("iterations", 100, of=100), Field("visits", 338), Field("earlier visits", 250))
     assert _texts(tuple(kept_visits(fields))) == [
         "iterations 100/100",
+        KEPT_VISITS.format(250),
         "most visited move 338 visits",
-        KEPT_VISITS,
     ]
     assert _texts(tuple(kept_visits(fields, notes=False))) == [
         "iterations 100/100",
@@ -112,18 +114,18 @@ def test_a_race_column_leaves_the_kept_tree_note_out() -> None:
 def test_the_narrow_columns_strip_has_no_note_and_the_single_strip_has_it() -> None:
     voice = Voice(title="t", algorithm="MCTS", score=lambda node: 0.5, move_phase="playing")
     event = Event(EventKind.MOVE, START, 3, 900, 0.5, 5, 4)
-    fields = (Field("iterations", 100, of=100), Field("visits", 338))
+    fields = (Field("iterations", 100, of=100), Field("visits", 338), Field("earlier visits", 250))
     single = _texts(Narration(voice).text(event, 0.5, False, fields).fields)
     raced = _texts(Narration(in_race(voice, 3)).text(event, 0.5, False, fields).fields)
     assert single[:5] == [
         "step 900",
         "depth 3",
         "iterations 100/100",
+        "(+250 from earlier moves)",
         "most visited move 338 visits",
-        "(some from earlier moves)",
     ]
     assert raced[:3] == ["depth 3", "iterations 100/100", "most visited move 338 visits"]
-    assert KEPT_VISITS not in raced
+    assert not any("earlier" in w for w in raced)
 
 
 def test_the_tree_scene_has_no_heat_map_and_the_mcts_scene_has_one() -> None:
@@ -132,4 +134,4 @@ def test_the_tree_scene_has_no_heat_map_and_the_mcts_scene_has_one() -> None:
     assert heat_marks(tree.paced_video, True) == ()
     plain = searchvid.load_scene("railroad-mcts")
     words = [mark.text for mark in heat_marks(plain.paced_video, True)]
-    assert words == ["visits of this decision's moves, summed per cell", "the move played"]
+    assert words == ["visits of the cell's most visited move", "the move played"]

@@ -70,8 +70,17 @@ def test_the_header_names_the_tree_root_and_keeps_room_for_it() -> None:
         plain.observe(event)
     labelled.draw()
     plain.draw()
-    assert labelled._root_name.startswith("root (before it): position ")
-    # 12 marks take 96 px: without words they fit the header; beside the root's words they
-    # would leave those too little room, on every frame alike
+    assert labelled._root_name == "root, before move 1: position n0"
+    # the root's words have a line of their own, under the move count: the 12 marks
+    # (96 px) fit beside the count with or without them, and nothing cuts the words
     assert header_has_marks(plain)
-    assert not header_has_marks(labelled)
+    assert header_has_marks(labelled)
+    line = labelled._header_line
+    box = labelled._header_box
+    plain_box = plain._header_box
+    assert box.bottom - box.top == 2 * line == 2 * (plain_box.bottom - plain_box.top)
+    first = labelled.pixels[box.top : box.top + line, box.left : box.right]
+    second = labelled.pixels[box.top + line : box.bottom, box.left : box.right]
+    assert PATH in colours_in(first)
+    assert PATH not in colours_in(second)
+    assert len(colours_in(second)) > 2  # anti-aliased words

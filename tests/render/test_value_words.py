@@ -8,8 +8,9 @@ from searchvid.domains.railroad import RailroadDomain, RailroadOptions
 from searchvid.domains.railroad.rules import Board
 from searchvid.domains.railroad.words import value_function_words
 from searchvid.render.fieldwords import KEPT_VISITS, kept_visits
-from searchvid.render.narration import BestShown, Ending, Narration, Voice
+from searchvid.render.narration import Narration
 from searchvid.render.treelegend import LegendEntry, LegendFacts, legend_entries
+from searchvid.render.voice import BestShown, Ending, Voice
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 
@@ -64,21 +65,24 @@ def test_the_opening_card_says_what_the_reward_and_the_value_measure() -> None:
     ]
 
 
-def test_visits_above_the_iterations_say_the_tree_was_kept() -> None:
-    kept = kept_visits((Field("iterations", 300, of=300), Field("visits", 491)))
-    assert _texts(tuple(kept)) == [
-        "iterations 300/300",
-        "most visited move 491 visits",
-        KEPT_VISITS,
+def test_visits_kept_from_earlier_moves_are_added_to_the_iterations_in_words() -> None:
+    fields = (Field("iterations", 800, of=800), Field("visits", 610), Field("earlier visits", 209))
+    assert _texts(tuple(kept_visits(fields))) == [
+        "iterations 800/800",
+        "(+209 from earlier moves)",  # 800 + 209: every visit on the board accounted for
+        "most visited move 610 visits",
     ]
-    assert KEPT_VISITS == "(some from earlier moves)"
-    # during an iteration, the one under way has not backed up: 120 done
-    under_way = kept_visits((Field("iteration", 121, of=300), Field("visits", 121)))
-    assert _texts(tuple(under_way))[1:] == ["most visited move 121 visits", KEPT_VISITS]
-    fewer = (Field("iteration", 121, of=300), Field("visits", 120))
-    # no more than the iterations: named, nothing to explain
-    assert _texts(tuple(kept_visits(fewer))) == [
+    assert KEPT_VISITS.format(1319) == "(+1,319 from earlier moves)"
+    # during an iteration too; and where nothing was kept, no note at all, however many
+    # visits the leader has (the search says when it kept some, not a guess from counts)
+    under_way = (Field("iteration", 121, of=300), Field("visits", 7), Field("earlier visits", 3))
+    assert _texts(tuple(kept_visits(under_way)))[:2] == [
         "iteration 121/300",
+        "(+3 from earlier moves)",
+    ]
+    fresh = (Field("iterations", 300, of=300), Field("visits", 120))
+    assert _texts(tuple(kept_visits(fresh))) == [
+        "iterations 300/300",
         "most visited move 120 visits",
     ]
     assert kept_visits((Field("visits", 9),)) == (Field("visits", 9),)  # no iterations

@@ -173,8 +173,12 @@ class QuartoDomain(Domain):
         return "undecided" if value == 0.5 else None
 
     def describe_problem(self, node: Any) -> str | None:
-        """What Quarto is, in one line."""
-        return "you place the piece your opponent picks; 4 in a line sharing a trait wins"
+        """What Quarto is, in one line: a move is two acts (place, then pick), so that a frame
+        marking a board cell and a pool piece as one move reads as it should."""
+        return (
+            "a move: place the piece in hand, then pick the opponent's from the pool;"
+            " 4 in a line sharing a trait wins"
+        )
 
     def describe_end(self, node: Any) -> str | None:
         """``"game over: first player wins"``, ``"game over: second player wins"`` or

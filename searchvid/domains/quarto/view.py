@@ -1,9 +1,11 @@
 """Draws a Quarto position: the board, the piece in hand and the reserve of pieces.
 
 The grid is 4 rows by 9 columns: the board in columns 0-3; column 4 is a gap with the hand
-slot in row 1 (coloured for the player who holds the piece, or at the end for the winner, or
-split for a draw); columns 5-8 are the reserve, where piece ``p`` keeps its own slot (row
-``p // 4``, column ``5 + p % 4``) until it leaves the reserve.
+slot in row 1 (the piece in hand, on the colour of the player who holds it; empty at the
+opening and once the game is over, when nobody holds one); columns 5-8 are the reserve
+(the "pool"), where piece ``p`` keeps its own slot (row ``p // 4``, column ``5 + p % 4``)
+until it leaves the reserve. The gap's free cells name the three parts (:data:`LABELS`), so
+that a reader need not guess which grid is which.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from typing import Any
 import numpy as np
 
 from searchvid.domains.quarto.art import GROUNDS, TILE_NAMES, piece_tile
-from searchvid.domains.quarto.rules import DRAW, P1_WON, PIECES, QuartoState
+from searchvid.domains.quarto.rules import PIECES, QuartoState
 from searchvid.render.boardlegend import Mark
+from searchvid.render.celllabels import CellLabel
 from searchvid.render.view import TileGrid, TileSet
 
 ROWS, COLS = 4, 9
@@ -36,6 +39,14 @@ MARKS = (
 )
 """What the highlighted cells and the hand slot's colours mean (the frame's legend)."""
 
+LABELS = (
+    CellLabel(0, 4, "\u2190 board", "nw"),
+    CellLabel(2, 4, "\u2191 hand", "nw"),
+    CellLabel(3, 4, "pool \u2192", "se"),
+)
+"""Names of the board (left), the hand slot (above) and the pool of pieces not yet played
+(right), on the gap's free cells beside each: no move ever changes those cells."""
+
 
 class QuartoView:
     """Board, hand slot and reserve of a Quarto position; last placement and win highlighted."""
@@ -49,6 +60,11 @@ class QuartoView:
     def marks(self) -> tuple[Mark, ...]:
         """The last placement, the winning line and the players' hands, for the legend."""
         return MARKS
+
+    @property
+    def cell_labels(self) -> tuple[CellLabel, ...]:
+        """The parts' names on the gap between board and pool (:data:`LABELS`)."""
+        return LABELS
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -92,8 +108,6 @@ class QuartoView:
     def _hand(state: QuartoState) -> int:
         if state.hand >= 0:
             return _PIECE[f"hand{state.to_move}"][state.hand]
-        if state.status == DRAW:
-            return _ID["hand"]
-        if state.status == P1_WON:
-            return _ID["hand1"]
-        return _ID["hand0"]  # player 0 won, or opens by choosing
+        # nobody holds a piece: at the opening (the first player is to choose one) and once
+        # the game is over; a slot in a player's colour would read as that player's hand
+        return _ID["gutter"]

@@ -97,13 +97,14 @@ on the tile just placed."""
 _COLUMN_LETTERS = "ABCDEFG"
 
 COORDINATES: tuple[CellLabel, ...] = (
-    *(CellLabel(SIZE - 1, col, _COLUMN_LETTERS[col - 1], "ne") for col in range(1, SIZE - 1)),
-    *(CellLabel(row, 0, str(SIZE - 1 - row), "ne") for row in range(1, SIZE - 1)),
+    *(CellLabel(SIZE - 1, col, _COLUMN_LETTERS[col - 1], "n") for col in range(1, SIZE - 1)),
+    *(CellLabel(row, 0, str(SIZE - 1 - row), "e") for row in range(1, SIZE - 1)),
 )
 """The board's coordinates as the words name cells (``"C4"``): the letters ``A`` to ``G``
-in the border cells under the interior's columns, the numbers ``7`` down to ``1`` in those
-left of its rows, each in the cell's top-right corner: beside the interior, clear of the
-exits' arrows and route stubs (which keep to the middle of their cells)."""
+in the border cells under the interior's columns, centred under each column at the cell's
+top, the numbers ``7`` down to ``1`` in those left of its rows, centred on each row at the
+cell's right edge: beside the interior, each plainly under or beside its own column or row
+(a tag in a corner sat as near the next column as its own)."""
 
 _INTERIOR_MASK = np.zeros(SIZE * SIZE, dtype=bool)
 _INTERIOR_MASK[list(INTERIOR)] = True

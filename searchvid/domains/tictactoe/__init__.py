@@ -66,7 +66,11 @@ class TicTacToeDomain(Domain):
 
     name = "tictactoe"
     aliases = ("tic-tac-toe",)
-    summary = "Tic-tac-toe on an n x n board with k in a row; X moves first."
+    summary = (
+        "Tic-tac-toe on an n x n board with k in a row; X moves first. The board shows the "
+        "coordinates moves are named by: columns a, b, ... from the left, rows 1, 2, ... "
+        "from the bottom (X at b3)."
+    )
     options_type = TicTacToeOptions
     default_value = "outcome"
 

@@ -32,7 +32,8 @@ ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
 
 _REWARD = (0.5, 1.0, 0.0, 0.5)
 _MARKS = ".XO"
-_FILES = "abcdefghijklmnopqrstuvwxyz"
+FILES = "abcdefghijklmnopqrstuvwxyz"
+"""Column letters, from the left (:meth:`Board.cell_name`)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -355,7 +356,7 @@ class Board(_BoardFields):
     def cell_name(self, cell: int) -> str:
         """Chess-like name of a cell: file letter, then rank counted from the bottom."""
         r, c = divmod(cell, self.geo.size)
-        return f"{_FILES[c]}{self.geo.size - r}"
+        return f"{FILES[c]}{self.geo.size - r}"
 
     def text(self) -> str:
         """The board as rows of ``X``, ``O`` and ``.`` joined by ``/`` (top row first)."""

@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 
 from searchvid.domains.tictactoe.art import TILE_NAMES
-from searchvid.domains.tictactoe.rules import Board
+from searchvid.domains.tictactoe.rules import FILES, Board
 from searchvid.render.boardlegend import Mark
+from searchvid.render.celllabels import CellLabel
 from searchvid.render.view import TileGrid, TileSet
 
 _TILESET = TileSet(names=TILE_NAMES, folder="tictactoe")
@@ -19,6 +20,17 @@ _LAST = (TILE_NAMES.index("x_last"), TILE_NAMES.index("o_last"))
 _WIN = (TILE_NAMES.index("x_win"), TILE_NAMES.index("o_win"))
 MARKS = (Mark("x_last", "last move"), Mark("x_win", "winning line"))
 """What the highlighted cells mean (the frame's legend)."""
+
+
+def coordinates(size: int) -> tuple[CellLabel, ...]:
+    """The labels of a ``size`` x ``size`` board: letters in the bottom row's lower-right
+    corners, numbers in the left column's lower-left corners (see
+    :meth:`~searchvid.domains.tictactoe.rules.Board.cell_name`)."""
+    bottom = size - 1
+    return (
+        *(CellLabel(bottom, col, FILES[col], "se") for col in range(size)),
+        *(CellLabel(row, 0, str(size - row), "sw") for row in range(size)),
+    )
 
 
 class TicTacToeView:
@@ -36,6 +48,14 @@ class TicTacToeView:
     def marks(self) -> tuple[Mark, ...]:
         """The last move and the winning line, for the frame's legend."""
         return MARKS
+
+    @property
+    def cell_labels(self) -> tuple[CellLabel, ...]:
+        """The board's coordinates as moves are named (``"O:c1"``, ``"X at b3"``): column
+        letters from ``a`` in the bottom row's cells, row numbers from ``1`` at the bottom
+        in the left column's, both in the cells' lower corners, clear of the last move's
+        mark (the top-left corner)."""
+        return coordinates(self._size)
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from searchvid.domains.base import Domain
 from searchvid.domains.tree.rules import Tree, TreeNode
 from searchvid.errors import OptionError
 from searchvid.options import option
+from searchvid.render.domainterms import DEAD_END, SHORTEST, START
 from searchvid.render.view import View
 from searchvid.search.status import Field
 
@@ -62,6 +64,17 @@ class TreeDomain(Domain):
     name = "tree"
     summary = "An explicit tree written inline in the scene; optionally a goal node to find."
     options_type = TreeOptions
+    terms: ClassVar[Mapping[str, str]] = MappingProxyType(
+        {
+            START: "the root",
+            DEAD_END: "leaf",
+            # a tree has no moves: a goal found level by level has none shallower
+            SHORTEST: "no shallower goal",
+        }
+    )
+    """The strip's generic phrases in a tree's words
+    (:data:`~searchvid.render.domainterms.TERMS`): ``the root``, ``leaf``, ``no shallower
+    goal``."""
 
     def __init__(self, options: TreeOptions) -> None:
         super().__init__(options)

@@ -304,6 +304,18 @@ class TreeView:
             flat[east + 1] += np.int16(_WEST)
         return grid
 
+    def move_cells(self, node: TreeNode, child: TreeNode) -> tuple[tuple[int, int], ...]:
+        """The ``(row, col)`` cells of ``child``'s box: what the step from ``node`` down to
+        it changes. A step back from ``child`` outlines only them ("undone"), not
+        ``node``'s box, which the same step turns from "on the path" to "current", nor the
+        edge between them (the outline then wrapped both boxes: which one was undone?).
+
+        Raises:
+            ValueError: ``child`` is not a node of this view's tree.
+        """
+        cols = self._layout.cols
+        return tuple(divmod(int(k), cols) for k in self._box_cells[self._node_index(child)])
+
     def _node_index(self, node: object) -> int:
         """The pre-order index of ``node``.
 
@@ -393,7 +405,7 @@ class TreeView:
         width = BOX * size
         image = Image.new("RGB", (width, size), BACKGROUND)
         draw = ImageDraw.Draw(image)
-        margin_y, margin_x, _ = _box_margins(size)
+        margin_y, margin_x = _box_margins(size)[0], _box_side(size)
         _draw_stubs(
             draw,
             size,
@@ -474,6 +486,14 @@ def _box_margins(size: int) -> tuple[int, int, int]:
     margin_x = max(2, size // 8 // 2 * 2)
     border = max(2, size // 32 // 2 * 2)
     return margin_y, margin_x, border
+
+
+def _box_side(size: int) -> int:
+    """The horizontal margin of a node's box in its ``BOX`` tiles: the box margin and a
+    border more, as the current node's outer border stands two borders out of its box and
+    must stay clear of the tiles' edge (the panel's, at the leftmost and rightmost leaf)."""
+    _, margin_x, border = _box_margins(size)
+    return margin_x + border
 
 
 def _draw_edges(code: int, size: int) -> Image.Image:
@@ -643,7 +663,7 @@ def _fit_font(labels: tuple[str, ...], size: int) -> tuple[ImageFont.FreeTypeFon
     """The largest font (and its line spacing) in which every label, wrapped to the box's
     width, keeps all its ink a pixel clear of the box's border (see :func:`_line_origins`);
     the smallest tried when none does."""
-    _, margin_x, border = _box_margins(size)
+    border, margin_x = _box_margins(size)[2], _box_side(size)
     width = BOX * size - 2 * margin_x - 4 * border
     distinct = sorted(set(labels))
     low, high = 6, max(6, size // 3)

@@ -250,7 +250,9 @@ def _seen(count: int) -> Field:
 
 
 SHORTEST = Field("", "fewest moves possible")
-"""What breadth-first's goal is: found level by level, so no solution has fewer moves."""
+"""What breadth-first's goal is: found level by level, so no solution has fewer moves. The
+strip puts it in a domain's own words where it has some (its ``terms``: a tree's "no
+shallower goal", see :data:`~searchvid.render.domainterms.TERMS`)."""
 
 
 class BreadthFirst(Algorithm[BreadthFirstOptions]):

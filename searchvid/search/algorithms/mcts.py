@@ -324,6 +324,10 @@ class Mcts(Algorithm[MctsOptions]):
     """The root of the latest block of iterations (None before the first)."""
     _block_visits: int = 0
     """Its visits when the block began."""
+    _block_kept: int = 0
+    """Its visits when the block began, where it is a decision (not a chance node): the
+    iterations of earlier moves that passed through it, kept with the subtree (plan mode),
+    which its moves' counts (a heat map, a tree panel's root) include."""
     _leader: _TreeNode | None = None
     """The child of ``_block`` with the most visits (ties: the higher mean) -- the move that
     would be committed -- kept up to date by backpropagation (None: no child yet, or the
@@ -381,6 +385,8 @@ class Mcts(Algorithm[MctsOptions]):
         else:
             mean = leader.mean if leader is not None and leader.visits else None
             fields.extend((Field("visits", visits), Field("mean reward", mean)))
+        if self._block_kept:  # the strip names them (fieldwords.kept_visits)
+            fields.append(Field("earlier visits", self._block_kept))
         return fields
 
     def check(self, root: Any) -> None:
@@ -430,6 +436,7 @@ class Mcts(Algorithm[MctsOptions]):
         self._line: tuple[list[_TreeNode], list[Any]] | None = None
         self._next_id = 0
         self._block, self._leader, self._move_number = None, None, 0
+        self._block_kept = 0
         two_player_start = self._two_player and not (self._chance and root.is_chance())
         mover = 1 - root.to_move if two_player_start else 0
         spent = False
@@ -609,6 +616,7 @@ class Mcts(Algorithm[MctsOptions]):
         lead = root.outcomes is None
         leader = max(root.kids, key=_commit_rank) if lead and root.kids else None
         self._block, self._block_visits, self._leader = root, root.visits, leader
+        self._block_kept = root.visits if lead else 0
         cap = self._cap
         work = self._left  # the work budget: a unit per iteration and per rollout move
         for _ in range(count):

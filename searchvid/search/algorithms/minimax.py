@@ -49,14 +49,22 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _UNLIMITED = 1 << 40
 """Remaining depth of an unlimited search, and of terminal entries (valid at any depth)."""
 
-SHOWN = "shown"
+SHOWN = "of them in the"
 """How the name of the status field begins that counts the nodes a search with
-``event_depth`` reports (``84 shown (top 3 plies)``): the ones a video shows, of the nodes
-searched."""
+``event_depth`` reports (``nodes searched 22,592   of them in the top 3 plies: 84``): the
+ones a video shows, of the nodes searched. Search frames and played moves' frames use the
+same words."""
 
 EMPTY_WINDOW = "empty: cut-off"
 """The status value of the field ``window`` when the alpha-beta window is empty (alpha >=
 beta): the moves left at the node cannot change the result (``window empty: cut-off``)."""
+
+REUSED = "position seen before: value reused"
+"""What the strip adds on a node whose value the transposition table gave (no search below
+it), so that a step down and straight back up reads as what it is."""
+
+REUSED_UNDONE = "undone: a move to a position seen before"
+"""What the strip adds on the step back from such a node (the board shows the move undone)."""
 
 _MAX, _MIN, _CHANCE = 0, 1, 2
 """Kinds of expectimax nodes: player 0's (or the one player's) decision, player 1's, chance."""
@@ -112,9 +120,11 @@ class _Counters:
         reported: The tree nodes the emitting search has reported so far (its
             :class:`_Tree`'s parent list, read live), while it runs; None after it.
         shown: The nodes the emitting search reported, once it has ended.
+        reused: Whether the latest LEAF event's value came from the table (a position
+            searched before), until the BACKTRACK that follows it has been reported.
     """
 
-    __slots__ = ("cuts", "hits", "nodes", "reported", "searched", "shown", "window")
+    __slots__ = ("cuts", "hits", "nodes", "reported", "reused", "searched", "shown", "window")
 
     def __init__(self) -> None:
         self.searched = 0
@@ -124,6 +134,7 @@ class _Counters:
         self.window: tuple[float, float] | None = None
         self.reported: list[int | None] | None = None
         self.shown = 0
+        self.reused = False
 
     def drawn(self) -> int:
         """The nodes reported as events so far: the ones a video can show."""
@@ -257,22 +268,25 @@ class Minimax(Algorithm[MinimaxOptions]):
     def status(self) -> Sequence[Field]:
         """``nodes searched 15,165`` (by every search so far: the solving search and, in
         play, the re-searches), ``transpositions 2,310`` (probes the table answered) and
-        ``cut-offs 3,054`` (nodes alpha-beta left early); with ``alpha_beta``, while the
+        ``cut-offs 3,054`` (nodes alpha-beta left early, where the settings allow any:
+        :meth:`_can_cut`, or once there is one); with ``alpha_beta``, while the
         search reports nodes, the window of the latest event's node on player 0's scale of
         values (1 player 0 wins, 0.5 a draw, 0 player 0 loses): ``alpha 0.5`` (what player
         0 can already make sure of) and ``beta 1`` (what player 1 can); a node whose value
         falls outside it does not matter to the result; when the window is empty (alpha >=
         beta), ``window empty: cut-off`` (the moves left at that node cannot change the
-        result). With ``event_depth``, once some nodes searched lie below it, ``84 shown
-        (top 3 plies)`` after the node count: the nodes reported as events (the steps count
-        only those), of the nodes searched."""
+        result). With ``event_depth``, once some nodes searched lie below it, ``nodes in the
+        top 3 plies: 84`` after the node count: the nodes reported as events (the steps
+        count only those), of the nodes searched."""
         counts = self._counts
         searched = counts.searched + counts.nodes
         fields = [Field("nodes searched", searched)]
         drawn = counts.drawn()
         if self.options.event_depth and drawn != searched:
-            fields.append(Field(f"{SHOWN} ({self._top_plies()})", drawn, prefix=True))
-        fields += (Field("transpositions", counts.hits), Field("cut-offs", counts.cuts))
+            fields.append(self._in_top_plies(drawn))
+        fields.append(Field("transpositions", counts.hits))
+        if self._can_cut() or counts.cuts:
+            fields.append(Field("cut-offs", counts.cuts))
         window = counts.window
         if self.options.alpha_beta and window is not None:
             alpha, beta = window
@@ -281,19 +295,32 @@ class Minimax(Algorithm[MinimaxOptions]):
                 fields.append(Field("window", EMPTY_WINDOW))
         return tuple(fields)
 
-    def _top_plies(self) -> str:
-        """``top 3 plies``: the plies whose nodes are events (``event_depth``)."""
+    def _can_cut(self) -> bool:
+        """Whether the search's settings let alpha-beta cut off nodes as a rule: not
+        without ``alpha_beta``, nor in a one-player game of chance, where the window closes
+        only on a value at the very top of the scale (``cut-offs 0`` on every frame would
+        be a dead counter; it shows from the first cut-off, if there is one)."""
+        return self.options.alpha_beta and (self._two_player or not self._chance)
+
+    def _in_top_plies(self, drawn: int) -> Field:
+        """``of them in the top 3 plies: 84``, after ``nodes searched``: the plies whose nodes
+        are events (``event_depth``), one wording on every frame that counts them."""
         depth = self.options.event_depth
-        return f"top {depth} {'ply' if depth == 1 else 'plies'}"
+        return Field(f"{SHOWN} top {depth} {'ply' if depth == 1 else 'plies'}:", drawn)
 
     def status_of(self, event: Event) -> Sequence[Field]:
-        """As :meth:`status`, but a played move's frame (``MOVE``, ``ROLL``) does not say
-        ``84 shown (top 3 plies)``: that frame shows none of the search's nodes. Where the
-        search was shown before the moves (negamax), it says instead how many of the nodes
-        searched were: ``84 in the top 3 plies`` with ``event_depth``, else ``40 before the
-        first move`` (each move played is searched again, unseen). Expectimax's frames are
-        its moves and rolls only: it shows no node to count."""
+        """As :meth:`status`, but a played move's frame (``MOVE``, ``ROLL``) counts the
+        nodes the search showed before the moves (negamax) only where some were shown:
+        ``of them in the top 3 plies: 84`` with ``event_depth`` (the words of the search's
+        frames), else ``40 before the first move`` (each move played is searched again,
+        unseen). Expectimax's frames are its moves and rolls only: it shows no node to
+        count. A leaf whose value the table gave adds ``position seen before: value
+        reused``, and the step back from it ``undone: a move to a position seen before``."""
         fields = self.status()
+        if self._counts.reused and (event.kind is _LEAF or event.kind is _BACKTRACK):
+            # a move tried and taken back at once says nothing unless the strip says why
+            words = REUSED if event.kind is _LEAF else REUSED_UNDONE
+            return (*fields, Field("", words))
         if event.kind is not _MOVE and event.kind is not _ROLL:
             return fields
         kept = [f for f in fields if not f.name.startswith(SHOWN)]
@@ -301,7 +328,7 @@ class Minimax(Algorithm[MinimaxOptions]):
         drawn = counts.drawn()
         if not self._chance and drawn and drawn != counts.searched + counts.nodes:
             if self.options.event_depth:
-                count = Field(f"in the {self._top_plies()}", drawn, prefix=True)
+                count = self._in_top_plies(drawn)
             else:
                 count = Field("before the first move", drawn, prefix=True)
             kept.insert(1, count)
@@ -445,6 +472,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                 self._left = -1
                 raise BudgetSpent
             result = -1.0  # < 0: not resolved yet
+            hit = False
             k = node.key() if keyed else node
             if tt_get is not None and stack:
                 entry = tt_get(k)
@@ -452,6 +480,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                     result, alpha, beta = _probe(entry, alpha, beta)
                     if result >= 0.0:
                         counts.hits += 1
+                        hit = True
             if result < 0.0:
                 if node.is_terminal():
                     r = node.reward()
@@ -505,6 +534,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                 ups.append(parent)
                 counts.nodes = nodes
                 counts.window = _window_p0(alpha, beta, node.to_move)
+                counts.reused = hit
                 yield new_event(Event, (_LEAF, node, ply, step, p0, last, parent))
                 step += 1
             # return `result` up the stack until a node has a move left to search
@@ -534,6 +564,7 @@ class Minimax(Algorithm[MinimaxOptions]):
                     counts.window = _window_p0(frame[2], frame[3], frame[0].to_move)
                     yield new_event(Event, (_BACKTRACK, frame[0], ply, step, p0, nid, parent))
                     step += 1
+                    counts.reused = False  # its words belong to the step back just reported
                 if frame[2] < frame[3]:
                     child = next(frame[1], None)
                     if child is not None:

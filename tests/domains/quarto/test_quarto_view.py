@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from searchvid.domains import make_domain
 from searchvid.domains.quarto.art import (
     EMPTY_TILES,
     GROUNDS,
@@ -37,7 +38,8 @@ RESERVE_FULL = [
 def test_the_opening_position() -> None:
     grid = names(QuartoState.start())
     assert [row[:4] for row in grid] == [["board"] * 4] * 4
-    assert [row[4] for row in grid] == ["gutter", "hand0", "gutter", "gutter"]
+    # nobody holds a piece yet (the first player is to choose one): no player's colour
+    assert [row[4] for row in grid] == ["gutter"] * 4
     assert [row[5:] for row in grid] == RESERVE_FULL
 
 
@@ -56,23 +58,25 @@ def test_placed_pieces_hand_and_reserve() -> None:
     assert names(later)[1][4] == "TLQF_hand1"
 
 
-def test_the_winning_line_and_the_winner_are_highlighted() -> None:
+def test_the_winning_line_is_highlighted_and_nobody_holds_a_piece_after_it() -> None:
     board = [-1] * 16
     board[0], board[5], board[10] = 1, 3, 5  # three tall pieces on the diagonal
     state = QuartoState.from_board(board, 7, 1)
     won = state.play(15, 0)
     grid = names(won)
     assert [grid[i][i] for i in range(4)] == ["TLQF_win", "TDQF_win", "TLRF_win", "TDRF_win"]
-    assert grid[1][4] == "hand1"
+    # the game is over: the hand slot is empty, in no player's colour (orange or blue
+    # there read as "first/second player's hand", as the legend names them)
+    assert grid[1][4] == "gutter"
     assert grid[0][1] == "board"
     assert set(LINES[8]) == {0, 5, 10, 15}
 
 
-def test_a_drawn_game_shows_the_split_hand_slot() -> None:
+def test_a_drawn_game_leaves_the_hand_slot_empty() -> None:
     board = [12, 15, 7, 8, 1, 10, 3, 6, 0, 5, 4, 14, 2, 9, 13, -1]
     drawn = QuartoState.from_board(board, 11, 0).play(15, None)
     grid = names(drawn)
-    assert grid[1][4] == "hand"
+    assert grid[1][4] == "gutter"
     assert grid[3][3] == "TDQH_last"
     assert all(tile == "reserve" for row in grid for tile in row[5:])
 
@@ -133,3 +137,26 @@ def test_pieces_stand_out_in_luma(ground: str, piece: str) -> None:
 def test_unknown_tile_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown tile"):
         draw_tile("TDRH_nowhere")
+
+
+def test_the_board_the_hand_and_the_pool_are_named_on_the_gap_beside_each() -> None:
+    view = QuartoView()
+    labels = [(label.row, label.col, label.text, label.corner) for label in view.cell_labels]
+    assert labels == [
+        (0, 4, "\u2190 board", "nw"),
+        (2, 4, "\u2191 hand", "nw"),
+        (3, 4, "pool \u2192", "se"),
+    ]
+    # on cells no position ever fills: the gap's, never the hand slot (1, 4)
+    for state in (QuartoState.start(), QuartoState.start().choose(15).play(5, 0)):
+        grid = names(state)
+        assert all(grid[r][c] == "gutter" for r, c, _, _ in labels)
+
+
+def test_the_opening_card_says_a_move_is_a_placement_then_a_pick() -> None:
+    domain = make_domain("quarto", {})
+    # a move frame marks a board cell and a pool piece: both halves of one move
+    assert domain.describe_problem(domain.root()) == (
+        "a move: place the piece in hand, then pick the opponent's from the pool;"
+        " 4 in a line sharing a trait wins"
+    )

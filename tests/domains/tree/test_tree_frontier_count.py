@@ -81,8 +81,12 @@ def test_the_race_s_breadth_first_ends_counting_what_it_met() -> None:
     first = last[0]
     assert first is not None
     words = [f.text() for f in first[1].fields]
-    # 6 nodes taken from the queue and 4 left on it: every node it met, drawn on the tree
-    assert words[-3:] == ["10 distinct states seen", "fewest moves possible", "at Minimax"]
+    # 6 nodes taken from the queue and 4 left on it: every node it met, drawn on the tree;
+    # found level by level, in the tree's words (a tree has no moves)
+    assert words[-3:] == ["10 distinct states seen", "no shallower goal", "at Minimax"]
+    # the phase says the depth: no "depth 2" nor "level 2" says it again
+    assert first[1].phase == "found Minimax at depth 2"
+    assert not any(w in ("depth 2", "level 2") for w in words)
 
 
 @pytest.mark.parametrize(

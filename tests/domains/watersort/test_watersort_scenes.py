@@ -20,7 +20,7 @@ SCENES = Path(__file__).resolve().parents[3] / "scenes"
     [
         ("watersort-astar", "astar", "all"),
         ("watersort-bfs", "breadth-first", "all"),
-        ("watersort-mcts", "mcts", "moves"),
+        ("watersort-mcts", "mcts", "all"),
     ],
 )
 def test_scenes_load(stem: str, algorithm: str, frames: str) -> None:
