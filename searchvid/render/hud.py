@@ -439,10 +439,13 @@ class Hud:
     def _shortened(self, text: str, width: int) -> str:
         """``text`` without its asides, where it does not fit ``width`` pixels: the
         parenthesised parts (a closing caption's settings, which the opening card states),
-        last first, until it fits. A cut line ends in "…" mid-phrase, and what is cut is
-        the end, often the result."""
+        last first, until it fits; then its last comma-separated parts outside brackets
+        (``MCTS, 800 playouts per move, exploration 0.2``: the settings listed after the
+        algorithm's name, where they hold brackets of their own), last first, down to the
+        first, so that a whole phrase goes rather than a word cut in two. A cut line ends
+        in "…" mid-phrase, and what is cut is the end, often the result."""
         while self._measure(text) > width:
-            aside = _last_aside(text)
+            aside = _last_aside(text) or _last_clause(text)
             if aside is None:
                 break
             text = text[: aside[0]] + text[aside[1] :]
@@ -543,6 +546,17 @@ def _last_aside(text: str) -> tuple[int, int] | None:
         if depth == 0:
             start = at - 1 if at > 0 and text[at - 1] == " " else at
             return start, end + 1
+    return None
+
+
+def _last_clause(text: str) -> tuple[int, int] | None:
+    """Where the last comma-separated part of ``text`` outside brackets stands, with the
+    ``", "`` before it: ``(start, end)`` to cut out; None where there is no such comma."""
+    depth = 0
+    for at in range(len(text) - 1, 0, -1):
+        depth += {")": 1, "(": -1}.get(text[at], 0)
+        if depth == 0 and text[at : at + 2] == ", ":
+            return at, len(text)
     return None
 
 

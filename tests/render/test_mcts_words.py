@@ -137,7 +137,7 @@ def test_quarto_win_rates_are_the_first_players_over_the_decision_s_playouts() -
     assert all(p >= 87 for p in percents[10:])
     assert {e.node.to_move for e, _, _ in moves[10:]} == {0, 1}
     last = frames(s)[-1][1]
-    assert last.phase == "game over: first player wins"
+    assert last.phase == "first player wins: 4 hollow pieces on the a1-d4 diagonal"
     assert "first player's win rate 100% (draw = half)" in [f.text() for f in last.fields]
 
 

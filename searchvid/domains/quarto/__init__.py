@@ -14,11 +14,13 @@ from searchvid.domains.quarto.rules import (
     PIECES,
     QuartoState,
     cell_name,
+    line_name,
     outcome_value,
     parse_piece,
     piece_name,
     piece_words,
     shortcuts,
+    traits,
 )
 from searchvid.errors import OptionError
 from searchvid.options import option
@@ -133,9 +135,9 @@ class QuartoDomain(Domain):
     def describe_move(self, parent: Any, child: Any) -> str | None:
         """The move in words: ``"second player places the tall dark round hollow piece at
         b3, gives the short light square solid piece"``; the opening ``"first player gives
-        the ... piece"``; a placement that ends the game hands nothing over. Cells are named as
-        drawn (columns a-d from the left, rows 1-4 from the bottom). None when ``child`` is
-        not one move on from ``parent``."""
+        the ... piece (pick only: nothing to place yet)"``; a placement that ends the game
+        hands nothing over. Cells are named as drawn (columns a-d from the left, rows 1-4
+        from the bottom). None when ``child`` is not one move on from ``parent``."""
         before: QuartoState = parent
         after: QuartoState = child
         if before.status:
@@ -149,7 +151,11 @@ class QuartoDomain(Domain):
             return None
         player = PLAYERS[before.to_move]
         if before.hand < 0:  # the opening: a piece chosen, nothing placed
-            return f"{player} {gives}" if gives and after.cells == before.cells else None
+            if not gives or after.cells != before.cells:
+                return None
+            # a move that marks a pool piece and no cell reads as a half move unless it
+            # says why: no piece is in hand yet
+            return f"{player} {gives} (pick only: nothing to place yet)"
         cell = after.last
         if not 0 <= cell < PIECES or after.empty != before.empty ^ 1 << cell:
             return None
@@ -181,12 +187,21 @@ class QuartoDomain(Domain):
         )
 
     def describe_end(self, node: Any) -> str | None:
-        """``"game over: first player wins"``, ``"game over: second player wins"`` or
-        ``"game over: draw"`` at the end of the game; None before it."""
+        """The end of the game: a win with the line that made it and the trait its pieces
+        share, ``"first player wins: 4 hollow pieces on the a1-d4 diagonal"`` (``4 tall
+        dark pieces on row 3``; two lines completed at once are both named, ``and``), or
+        ``"game over: draw"``; None before the end."""
         state: QuartoState = node
         if not state.is_terminal():
             return None
-        return f"game over: {_VALUE_WORDS[_OUTCOMES[state.status]]}"
+        result = _VALUE_WORDS[_OUTCOMES[state.status]]
+        lines = state.completed_lines()
+        if not lines:
+            return f"game over: {result}"
+        # a reader sees four pieces highlighted but not at once what they share: say it in
+        # the trait words of the legend and the moves
+        said = [f"4 {' '.join(traits(shared))} pieces on {line_name(i)}" for i, shared in lines]
+        return f"{result}: {' and '.join(said)}"
 
 
 __all__ = ["QuartoDomain", "QuartoOptions", "QuartoState"]

@@ -107,6 +107,33 @@ def _lines() -> tuple[tuple[int, ...], ...]:
 
 LINES: tuple[tuple[int, ...], ...] = _lines()
 """The 10 lines as cell tuples: rows, columns, then the two diagonals."""
+
+
+def line_name(line: int) -> str:
+    """Line ``line`` of :data:`LINES` in the terms of :func:`cell_name` (files a-d from the
+    left, ranks 1-4 from the bottom): ``row 3``, ``column b``, ``the a4-d1 diagonal`` or
+    ``the a1-d4 diagonal`` (a diagonal by its end cells, file ``a``'s first)."""
+    cells = LINES[line]
+    if line < 4:
+        return f"row {4 - line}"
+    if line < 8:
+        return f"column {_FILES[line - 4]}"
+    ends = sorted((cells[0], cells[-1]), key=lambda cell: cell % 4)
+    return f"the {cell_name(ends[0])}-{cell_name(ends[1])} diagonal"
+
+
+def traits(shared: int) -> list[str]:
+    """The attribute values a code byte has, in the order of :data:`ATTRIBUTES`: the AND of
+    a winning line's codes gives the traits its four pieces share (``["hollow"]``)."""
+    out = []
+    for a, (low, high) in enumerate(ATTRIBUTES):
+        if shared >> a & 1:
+            out.append(high)
+        if shared >> (a + 4) & 1:
+            out.append(low)
+    return out
+
+
 _LINE_MASKS = tuple(sum(1 << c for c in line) for line in LINES)
 _LINE_SHIFTS = tuple(tuple(8 * c for c in line) for line in LINES)
 # per cell: (16-bit mask, four byte shifts) of each line through it
@@ -531,6 +558,20 @@ class QuartoState(_StateFields):
                 and (cells >> a) & (cells >> b) & (cells >> c) & (cells >> d) & 255
             ):
                 out |= mask
+        return out
+
+    def completed_lines(self) -> list[tuple[int, int]]:
+        """``(line, shared)`` for each full line of :data:`LINES` whose pieces share a trait:
+        its index and the AND of its four codes (see :func:`traits`); empty unless someone
+        has won."""
+        if self.status not in (P0_WON, P1_WON):
+            return []
+        out = []
+        cells = self.cells
+        for i, (mask, (a, b, c, d)) in enumerate(zip(_LINE_MASKS, _LINE_SHIFTS, strict=True)):
+            shared = (cells >> a) & (cells >> b) & (cells >> c) & (cells >> d) & 255
+            if not self.empty & mask and shared:
+                out.append((i, shared))
         return out
 
     def text(self) -> str:

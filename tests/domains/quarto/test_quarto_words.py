@@ -16,7 +16,14 @@ from searchvid.conformance import check_domain
 from searchvid.domains import make_domain
 from searchvid.domains.quarto import QuartoDomain, QuartoState
 from searchvid.domains.quarto.art import TILE_NAMES
-from searchvid.domains.quarto.rules import ATTRIBUTES, piece_name, piece_words
+from searchvid.domains.quarto.rules import (
+    ATTRIBUTES,
+    LINES,
+    cell_name,
+    line_name,
+    piece_name,
+    piece_words,
+)
 from searchvid.domains.quarto.view import HAND_CELL, RESERVE_COLUMN
 
 PLACES = re.compile(r"(first|second) player places the ([a-z ]+) piece at ([a-d])([1-4])")
@@ -71,6 +78,7 @@ def test_status_of_a_draw() -> None:
             node = child
         if node.reward() == 0.5:
             assert _status(domain, node) == ["draw", "pieces left 0"]
+            assert domain.describe_end(node) == "game over: draw"
             return
     pytest.fail("no random game in 100 ended in a draw")
 
@@ -80,7 +88,8 @@ def test_moves_in_words() -> None:
     root = domain.root()
     given = root.choose(15)
     assert (
-        domain.describe_move(root, given) == "first player gives the tall dark round hollow piece"
+        domain.describe_move(root, given)
+        == "first player gives the tall dark round hollow piece (pick only: nothing to place yet)"
     )
     placed = given.play(5, 0)
     assert domain.describe_move(given, placed) == (
@@ -140,6 +149,61 @@ def test_captions_match_the_board_the_hand_and_the_reserve(seed: int) -> None:
         picked = node.random_child(rng)
         assert picked is not None
         node = picked
+
+
+def test_lines_are_named_as_the_cells_are() -> None:
+    assert [line_name(i) for i in range(10)] == [
+        *(f"row {r}" for r in (4, 3, 2, 1)),
+        *(f"column {c}" for c in "abcd"),
+        "the a4-d1 diagonal",
+        "the a1-d4 diagonal",
+    ]
+    assert [cell_name(c) for c in LINES[8]] == ["a4", "b3", "c2", "d1"]
+    assert [cell_name(c) for c in LINES[9]] == ["d4", "c3", "b2", "a1"]
+
+
+def test_the_end_names_the_winning_line_and_what_its_pieces_share() -> None:
+    domain = _domain()
+    row = QuartoState.from_board(TALL_ROW, hand=7, to_move=1)
+    assert domain.describe_end(row) is None  # not over yet
+    # 1, 3, 5 and 7 are all tall and all solid; nothing else is common to them
+    assert domain.describe_end(row.play(3, 0)) == "second player wins: 4 tall solid pieces on row 4"
+    # 8 SLQH, 9 TLQH, 10 SDQH on a4, b3, c2; 12 SLRH to d1: only "hollow" is shared
+    diagonal = [8, -1, -1, -1, -1, 9, -1, -1, -1, -1, 10, *[-1] * 5]
+    won = QuartoState.from_board(diagonal, hand=12, to_move=0).play(15, 0)
+    assert domain.describe_end(won) == "first player wins: 4 hollow pieces on the a4-d1 diagonal"
+    # d4 completes row 4 (tall solid) and column d (2 SDQF, 6 SDRF, 10 SDQH: dark) at once
+    both = [1, 3, 5, -1, -1, -1, -1, 2, -1, -1, -1, 6, -1, -1, -1, 10]
+    won = QuartoState.from_board(both, hand=7, to_move=1).play(3, 0)
+    assert domain.describe_end(won) == (
+        "second player wins: 4 tall solid pieces on row 4 and 4 dark pieces on column d"
+    )
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_named_traits_are_on_every_piece_of_the_named_line(seed: int) -> None:
+    domain = _domain()
+    rng = random.Random(seed)
+    node = domain.root()
+    while (child := node.random_child(rng)) is not None:
+        node = child
+    words = domain.describe_end(node)
+    assert words is not None
+    if node.reward() == 0.5:
+        assert words == "game over: draw"
+        return
+    lines = {line_name(i): LINES[i] for i in range(10)}
+    said = re.fullmatch(r"(first|second) player wins: (.+)", words)
+    assert said is not None
+    assert ("first", "second").index(said[1]) == 1 - node.to_move  # the player who placed last
+    for part in said[2].split(" and "):
+        named = re.fullmatch(r"4 ([a-z ]+) pieces on (.+)", part)
+        assert named is not None
+        cells = lines[named[2]]
+        pieces = [piece_words(node.piece_at(c)).split() for c in cells]
+        shared = [w for w in pieces[0] if all(w in p for p in pieces)]
+        assert named[1].split() == shared
+        assert node.winning_cells() >> node.last & 1
 
 
 def test_outcome_values_in_words() -> None:
