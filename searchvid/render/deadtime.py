@@ -139,6 +139,23 @@ def stretches(video: VideoOptions) -> tuple[DeadStretch, ...]:
     return video.dead if isinstance(video, PacedVideo) else ()
 
 
+class DeadWalk:
+    """The dead stretches of ``video`` met in order by frames numbered without them (as
+    :func:`~searchvid.render.policy.assign_frames` and its tally number the frames they keep
+    before dropping any): :meth:`drops` says which of those frames the video drops."""
+
+    def __init__(self, video: VideoOptions) -> None:
+        self._ahead = list(stretches(video))[::-1]  # the next one last
+
+    def drops(self, frame: int) -> bool:
+        """Whether the video drops ``frame`` (frames asked in increasing order): it lies in a
+        dead stretch, which keeps only some of its frames (:meth:`DeadStretch.keeps`)."""
+        ahead = self._ahead
+        while ahead and ahead[-1].end <= frame:
+            ahead.pop()
+        return bool(ahead) and ahead[-1].first <= frame and not ahead[-1].keeps(frame)
+
+
 def fast_field(video: VideoOptions, index: int) -> Field | None:
     """The strip's ``fast`` field for video frame ``index`` inside a dead stretch, else
     None: eight times faster reads ``fast \N{MULTIPLICATION SIGN}8: board barely

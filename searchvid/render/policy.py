@@ -14,7 +14,7 @@ from itertools import islice
 from typing import Literal
 
 from searchvid.render.cards import held_last, opening_hold
-from searchvid.render.deadtime import stretches
+from searchvid.render.deadtime import DeadWalk, stretches
 from searchvid.render.settings import FrameSelection, VideoOptions
 from searchvid.search.algorithm import Algorithm, Quiet
 from searchvid.search.events import Event, EventKind
@@ -101,7 +101,7 @@ def assign_frames(
     candidates = 0
     frames = 0
     plain = 0  # frames counted as without dead stretches (how pacing numbered them)
-    dead = list(stretches(video))[::-1]  # the next one last
+    dead = DeadWalk(video)
     held: list[Event] = []  # a skipped candidate, then the events after it
     for event in islice(events, video.max_events):
         candidate = selects(selection, event.kind)
@@ -133,9 +133,7 @@ def assign_frames(
             keep = candidates % every == 0
             candidates += 1
         if keep:
-            while dead and dead[-1].end <= plain:
-                dead.pop()
-            if dead and dead[-1].first <= plain and not dead[-1].keeps(plain):
+            if dead.drops(plain):
                 keep = False  # dropped from a dead stretch, played fast
             plain += 1
         if not keep:
@@ -333,7 +331,7 @@ class FrameTally:
         every, limit = video.every, video.max_frames
         keep_best = video.duration > 0
         keep_depth = video.keep_depth
-        dead = list(stretches(video))[::-1]  # the next one last
+        dead = DeadWalk(video)
         frames = self.frames
         # the candidates thinned by `every` and the frames before dead stretches: after
         # batches (every = 1, no dead stretch) both are the frames, and neither matters
@@ -372,9 +370,7 @@ class FrameTally:
                     keep = candidates % every == 0
                     candidates += 1
                 if keep:
-                    while dead and dead[-1].end <= plain:
-                        dead.pop()
-                    if dead and dead[-1].first <= plain and not dead[-1].keeps(plain):
+                    if dead.drops(plain):
                         keep = False  # dropped from a dead stretch, played fast
                     plain += 1
                 if not keep:

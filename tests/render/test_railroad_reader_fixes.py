@@ -15,27 +15,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import searchvid
 from searchvid.domains.railroad import RailroadDomain, RailroadOptions
 from searchvid.render.hud import Hud, HudText
 from searchvid.render.setting_words import FRAMES_KEY, describe_setting
 from searchvid.search.algorithms.random_walk import RandomWalk
-from searchvid.search.events import Event
 from searchvid.search.status import Field
-
-
-def frames(name: str) -> list[tuple[Event, HudText]]:
-    out = []
-    for shown in searchvid.load_scene(name).strip_texts():
-        item = shown[0]
-        assert item is not None
-        out.append(item)
-    return out
-
-
-def texts(text: HudText) -> list[str]:
-    return [f.text() for f in text.fields]
-
+from tests.render.strips import strips as frames
+from tests.render.strips import texts
 
 # -- railroad-backtracking ---------------------------------------------------------------
 

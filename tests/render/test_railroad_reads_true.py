@@ -3,22 +3,9 @@ is no search step, the closing card states the result once, the board's score is
 
 from __future__ import annotations
 
-import searchvid
-from searchvid.render.hud import HudText
-from searchvid.search.events import Event, EventKind
-
-
-def strips(name: str) -> list[tuple[Event, HudText]]:
-    out = []
-    for shown in searchvid.load_scene(name).strip_texts():
-        item = shown[0]
-        assert item is not None
-        out.append(item)
-    return out
-
-
-def words(text: HudText) -> list[str]:
-    return [f.text() for f in text.fields]
+from searchvid.search.events import EventKind
+from tests.render.strips import strips
+from tests.render.strips import texts as words
 
 
 def test_the_beams_replay_keeps_the_step_where_the_search_ended() -> None:

@@ -9,22 +9,10 @@ import pytest
 
 import searchvid
 from searchvid.render.fieldwords import SEARCHED
-from searchvid.render.hud import HudText
 from searchvid.render.setting_words import describe_setting
-from searchvid.search.events import Event, EventKind
-
-
-def frames(name: str) -> list[tuple[Event, HudText]]:
-    out = []
-    for shown in searchvid.load_scene(name).strip_texts():
-        item = shown[0]
-        assert item is not None
-        out.append(item)
-    return out
-
-
-def texts(text: HudText) -> list[str]:
-    return [f.text() for f in text.fields]
+from searchvid.search.events import EventKind
+from tests.render.strips import strips as frames
+from tests.render.strips import texts
 
 
 @pytest.mark.parametrize(

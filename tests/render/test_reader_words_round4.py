@@ -7,24 +7,16 @@ from __future__ import annotations
 
 import numpy as np
 
-import searchvid
 from searchvid.render.hud import Hud, HudText, StripContent
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
+from tests.render.strips import strips, texts
 
 
 def frames(name: str, column: int = 0) -> list[tuple[Event, HudText]]:
-    """Each video frame's event and strip of column ``column`` of the shipped ``name``."""
-    out = []
-    for shown in searchvid.load_scene(name).strip_texts():
-        item = shown[column]
-        if item is not None:
-            out.append(item)
-    return out
-
-
-def texts(text: HudText) -> list[str]:
-    return [f.text() for f in text.fields]
+    """Each video frame's event and strip of column ``column`` of the shipped ``name``
+    (frames where the column has ended left out)."""
+    return strips(name, column, gaps=True)
 
 
 # -- tictactoe4-solve --------------------------------------------------------------------
