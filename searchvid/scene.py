@@ -81,7 +81,14 @@ from searchvid.render.policy import (
     pace,
     selects,
 )
-from searchvid.render.setting_words import FRAMES_KEY, GOAL_KEY, describe_goal, describe_setting
+from searchvid.render.setting_words import (
+    FRAMES_KEY,
+    GOAL_KEY,
+    describe_goal,
+    describe_reach,
+    describe_setting,
+    goal_bound,
+)
 from searchvid.render.settings import VideoOptions
 from searchvid.render.sharedrun import SharedRun
 from searchvid.render.stepping import race_frames
@@ -347,12 +354,13 @@ class Scene:
         narrated = getattr(spec.algorithm_type, "narrated_as", None)
         words = narrated(spec.options) if narrated is not None else None
         algorithm, doing = words or (algorithm, "searching")
+        shows_values = score is not None or spec.algorithm_type.reports_values
         return RenderJob(
             view=self.view(),
             video=self.paced_video,
             title=f"{index + 1} · {algorithm}" if several else self.title,
             score=score,
-            values=score is not None or spec.algorithm_type.reports_values,
+            values=shows_values,
             panel=self._panel_factory() if self.video.tree else None,
             label=self.label,
             narrator=self.domain,
@@ -361,6 +369,13 @@ class Scene:
             move_phase=spec.algorithm_type.move_phase,
             settings=_settings(
                 spec.options, spec.algorithm_type.name, self.video.frames, self.domain.has_goal
+            )
+            + describe_reach(
+                spec.algorithm_type.name,
+                spec.options,
+                self.goal_moves_bound(),
+                self.domain,
+                self._value_name(index) if shows_values else None,
             ),
             best_name=_best_name(spec.algorithm_type, spec.options),
             doing=doing,
@@ -397,6 +412,23 @@ class Scene:
         )
         search.work_limit = self.video.max_events
         return self._traversal(search)
+
+    def goal_moves_bound(self) -> int | None:
+        """The domain's lower bound on the moves any goal needs from the start (its optional
+        hook ``goal_moves_bound``); None without a goal, the hook, or a bound.
+
+        Raises:
+            UserCodeError: A domain of the user's returned something other than an int >= 0
+                or None.
+        """
+        if not self.domain.has_goal:
+            return None
+        bound = goal_bound(self.domain, self.root())
+        if bound is None or (isinstance(bound, int) and not isinstance(bound, bool) and bound >= 0):
+            return bound
+        where = method_location(self.domain, "goal_moves_bound")
+        problem = f"returned {shown(bound)}; it must return an int >= 0 or None"
+        raise UserCodeError(str(where), problem)
 
     def _value_name(self, index: int) -> str | None:
         """The name of the value search ``index`` shows: the one it ranks by, else the

@@ -23,7 +23,14 @@ import searchvid
 from searchvid.domains import make_domain
 from searchvid.render.hud import HudText
 from searchvid.render.narration import NONE_YET, SEARCHED_DOING
-from searchvid.render.setting_words import FRAMES_KEY, GOAL_KEY, describe_goal, describe_setting
+from searchvid.render.setting_words import (
+    FRAMES_KEY,
+    GOAL_KEY,
+    describe_goal,
+    describe_reach,
+    describe_setting,
+)
+from searchvid.render.voice import SAME_PROBLEM
 from searchvid.resources import builtin_scenes_dir
 from searchvid.search import Event, EventKind
 from searchvid.search.node import Capability, capabilities_of
@@ -79,7 +86,9 @@ def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
         domain = column.scene.domain
         assert event.depth == 0
         assert domain.label(event.node) == domain.label(column.root)
-        assert text.phase == domain.describe_problem(column.root)
+        # a race states its problem once, in its first column
+        problem = domain.describe_problem(column.root) if column.index == 0 else SAME_PROBLEM
+        assert text.phase == problem
         assert text.fields[0] == Field("search:", column.algorithm)
         table = column.scene.searches[column.index].options
         frames = column.scene.video.frames  # what the card may promise to show
@@ -99,11 +108,15 @@ def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
                 expected.append(
                     words if value is True else f"no {words}" if value is False else words
                 )
+        job = column.scene.render_job(column.index)
+        # a goal the domain proves out of the depth limit's reach, and what is kept instead
+        bound = column.scene.goal_moves_bound()
+        value = job.value_name if job.values else None
+        expected += [f.text() for f in describe_reach(algorithm, table, bound, domain, value)]
         for field in domain.status(column.root):  # what a field of the domain counts
             counts = described(field.name)
             if counts is not None and counts[0] == field.name:
                 expected.append(f"{field.name}:")
-        job = column.scene.render_job(column.index)
         meaning = described(job.value_name) if job.values and job.value_name else None
         if meaning is not None:  # what the strip's value measures, said once
             expected.append(f"{meaning[0]}:")
@@ -188,10 +201,12 @@ def test_the_domains_fields_describe_the_node_on_screen(name: str) -> None:
         for event, text in column.frames:
             shown = text.status_texts()
             # the depth is on the strip, once: as a field, or in the phase (``found Minimax
-            # at depth 2``), which then no field repeats
+            # at depth 2``), or as the domain's count of the moves (``pours 2``), which
+            # then no field repeats
             depth = f"depth {event.depth}"
             stated = re.search(rf"\b{depth}\b", text.phase) is not None
-            assert (depth in shown) is not stated
+            counted = f"{domain.move_count} {event.depth}" in shown
+            assert (depth in shown) is not (stated or counted)
             # a field the strip states in other words is said once: "draw" beside "value:
             # draw", "X wins" under "game over: X wins"
             said = {f.value for f in text.fields if f.name.endswith(":")}
@@ -255,9 +270,20 @@ def check_counters(column: Column, names: tuple[str, ...]) -> None:
             continue
         # a counter that only some runs can move shows from its first count on (no dead
         # "cut-offs 0"): absent, it is 0
-        now = [number(text, name) or 0 if name in fields(text) else 0 for name in names]
+        now = [counter(text, name) for name in names]
         assert all(a >= b for a, b in zip(now, last, strict=True)), now
         last = now
+
+
+def counter(text: HudText, name: str) -> float:
+    """The count of counter ``name`` on a strip, a field of its own or one of the run's
+    counters said together (``in all searches: nodes searched 91, cut-offs 32``); absent, 0."""
+    together = fields(text).get("in all searches")
+    if together is not None:
+        found = re.search(rf"(?:^|, ){re.escape(name)} ([\d,]+)", str(together.value))
+        if found is not None:
+            return int(found.group(1).replace(",", ""))
+    return number(text, name) or 0 if name in fields(text) else 0
 
 
 def check_walks(column: Column) -> None:

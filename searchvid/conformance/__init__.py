@@ -74,7 +74,11 @@ CHECKS: tuple[Check, ...] = (
         check_chance,
     ),
     Check("random-walks", "a seeded random walk repeats exactly", check_random_walks),
-    Check("labels", "label(node) is a non-empty string", check_labels),
+    Check(
+        "labels",
+        "label(node) is a non-empty string; the move_count field, where named, counts the moves",
+        check_labels,
+    ),
     Check(
         "values", "value functions return floats in [0, 1]; the default is offered", check_values
     ),
@@ -83,7 +87,12 @@ CHECKS: tuple[Check, ...] = (
         "heuristics return finite numbers >= 0; the default is offered",
         check_heuristics,
     ),
-    Check("goal", "is_goal() returns a bool, never True without has_goal", check_goal),
+    Check(
+        "goal",
+        "is_goal() returns a bool, never True without has_goal; goal_moves_bound(), where "
+        "given, an int >= 0 or None, 0 at a goal",
+        check_goal,
+    ),
     Check(
         "view",
         "grids have the view's shape, dtype int16, valid ids, a new array each call",

@@ -61,6 +61,30 @@ def check_labels(probe: Probe) -> Iterator[str]:
                 "non-empty strings"
             )
             return
+    yield from _check_move_count(probe)
+
+
+def _check_move_count(probe: Probe) -> Iterator[str]:
+    """The optional ``move_count``: the name of a ``status()`` field that counts the moves
+    from the root, so that the strip shows it in place of the depth: on every node of the
+    walks, a field of that name whose value is the node's depth."""
+    name: Any = getattr(probe.domain, "move_count", None)
+    if name is None:
+        return
+    if not isinstance(name, str):
+        yield f"move_count must be a status field's name or None, got {show(name)}"
+        return
+    for walk in probe.walks:
+        for depth, node in enumerate(walk):
+            fields = call(f"status() of {probe.name(node)}", probe.domain.status, node)
+            values = [getattr(f, "value", None) for f in fields if getattr(f, "name", "") == name]
+            if values != [depth]:
+                yield (
+                    f"move_count names {name!r}, but status() of {probe.name(node)}, {depth} "
+                    f"moves from the root, gives {show(values[0]) if values else 'no such field'}"
+                    f"; it must count the moves from the root"
+                )
+                return
 
 
 def check_values(probe: Probe) -> Iterator[str]:
@@ -131,6 +155,31 @@ def check_goal(probe: Probe) -> Iterator[str]:
             return
         if result and has_goal is False:
             yield f"is_goal() returned True for {probe.name(node)} although has_goal is False"
+            return
+    yield from _check_goal_moves_bound(probe)
+
+
+def _check_goal_moves_bound(probe: Probe) -> Iterator[str]:
+    """The optional hook ``goal_moves_bound(node)``: None or an int >= 0 on every node, 0
+    (or None) at a goal, as a lower bound on the moves still needed must be."""
+    bound_of = getattr(probe.domain, "goal_moves_bound", None)
+    if bound_of is None:
+        return
+    for node in probe.nodes:
+        bound: Any = call(f"goal_moves_bound() of {probe.name(node)}", bound_of, node)
+        if bound is None:
+            continue
+        if not isinstance(bound, int) or isinstance(bound, bool) or bound < 0:
+            yield (
+                f"goal_moves_bound() returned {show(bound)} for {probe.name(node)}; it must "
+                "be an int >= 0 (a lower bound on the moves to a goal) or None"
+            )
+            return
+        if bound and probe.domain.has_goal and probe.domain.is_goal(node):
+            yield (
+                f"goal_moves_bound() returned {bound} for {probe.name(node)}, a goal; a lower "
+                "bound on the moves to a goal must be 0 there"
+            )
             return
 
 

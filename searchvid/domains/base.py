@@ -31,6 +31,9 @@ class Domain(ABC):
             board shows (move history, a hidden hand).
         default_value: Name of the value function algorithms use when a scene names none.
         default_heuristic: Name of the heuristic A* / best-first use when none is named.
+        move_count: Name of a :meth:`status` field that counts the moves from the start,
+            always the node's depth (Water Sort's ``"pours"``): the strip then shows it
+            alone, not ``depth`` beside it saying the same number (None: no such field).
     """
 
     name: ClassVar[str]
@@ -41,6 +44,7 @@ class Domain(ABC):
     transpositions: ClassVar[bool] = True
     default_value: ClassVar[str | None] = None
     default_heuristic: ClassVar[str | None] = None
+    move_count: ClassVar[str | None] = None
 
     def __init__(self, options: Any) -> None:
         check_bounds(options)  # options built in Python keep their declared bounds too

@@ -20,6 +20,7 @@ from typing import Any
 
 from searchvid.render.hud import HudText
 from searchvid.render.narration import Narration
+from searchvid.render.setting_words import OutOfReach, out_of_reach
 from searchvid.render.settings import VideoOptions
 from searchvid.render.voice import BestShown, Card, Ending
 from searchvid.search.events import Event, EventKind
@@ -324,8 +325,38 @@ def strip_text(
     if card is Card.OPENING:
         return narration.opening(event)
     if card is Card.CLOSING and ending is not None:
-        return _one_count(narration.closing(event, best, fields, ending, place))
+        text = _one_count(narration.closing(event, best, fields, ending, place))
+        return _unreachable(text, narration.voice.settings)
     return narration.text(event, best, improving, fields, ending)
+
+
+def card_texts(settings: Sequence[Field]) -> tuple[str, ...]:
+    """What a search's opening card adds to the texts its strip is sized for
+    (:class:`~searchvid.render.hud.StripContent`): where it states that a goal is out of
+    the search's reach (an :class:`~searchvid.render.setting_words.OutOfReach` among
+    ``settings``), a line for that and a line for what the search keeps instead, so that the
+    strip grows to hold them rather than push the card's other fields off it (a strip is
+    sized before the start position's own words are known); none for other searches. Each
+    text is wider than any line (it is sized, never drawn), so each counts a whole line."""
+    if out_of_reach(settings) is None:
+        return ()
+    start = next(i for i, field in enumerate(settings) if isinstance(field, OutOfReach))
+    return tuple(f"{field.text()} {_WHOLE_LINE}" for field in settings[start:])
+
+
+_WHOLE_LINE = "\u2003" * 400
+"""Em spaces that make a text sized for a strip wider than any line (:func:`card_texts`)."""
+
+
+def _unreachable(text: HudText, settings: Sequence[Field]) -> HudText:
+    """A closing card that says, first among its fields, that no goal was possible within
+    the search's depth (``joining all 12 exits needs at least 12 tiles: impossible within 2
+    moves``) where the opening card said it was out of reach: only from the domain's proof
+    (:func:`~searchvid.render.setting_words.describe_reach`), never from the search."""
+    said = out_of_reach(settings)
+    if said is None:
+        return text
+    return dataclasses.replace(text, fields=(said, *text.fields))
 
 
 def _one_count(text: HudText) -> HudText:

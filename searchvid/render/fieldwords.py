@@ -109,3 +109,49 @@ def named_win_rate(
         else f
         for f in fields
     ]
+
+
+ALL_SEARCHES = "in all searches:"
+"""What the strip calls the run's node counters on the frames of a game played move by move
+(``in all searches: nodes searched 91, transpositions 0, cut-offs 32``): each move played
+is searched again, unseen, so they count every search so far, not the tree on screen."""
+
+RUN_COUNTERS = ("nodes searched", "transpositions", "cut-offs")
+"""Counters a game-tree search keeps over all its searches (minimax's), in its order."""
+
+
+def all_searches(fields: Sequence[Field]) -> Sequence[Field]:
+    """``fields`` with the run's counters (:data:`RUN_COUNTERS`) said as one text where
+    the first stood, under :data:`ALL_SEARCHES`, so that a reader does not take them for
+    the counts of the tree on screen. A count of a part of a counter that follows it (a
+    whole number in a phrase: ``40 before the first move``, ``of them in the top 3 plies:
+    84``) goes in brackets after it. Without such counters
+    the fields are unchanged."""
+    at = [i for i, f in enumerate(fields) if f.name in RUN_COUNTERS and isinstance(f.value, int)]
+    if not at:
+        return fields
+    parts: list[str] = []
+    grouped: set[int] = set()
+    for i in at:
+        text = fields[i].text()
+        following = fields[i + 1] if i + 1 < len(fields) else None
+        if following is not None and i + 1 not in at and _part_count(following):
+            text += f" ({following.text()})"
+            grouped.add(i + 1)
+        parts.append(text)
+        grouped.add(i)
+    group = Field(ALL_SEARCHES, ", ".join(parts))
+    shown = [
+        group if i == at[0] else f for i, f in enumerate(fields) if i == at[0] or i not in grouped
+    ]
+    return tuple(shown)
+
+
+def _part_count(field: Field) -> bool:
+    """Whether ``field`` counts a part of the counter before it: a whole number in a
+    phrase (``40 before the first move``, ``of them in the top 3 plies: 84``), not another
+    quantity (``alpha 1``)."""
+    value = field.value
+    worded = field.prefix or field.name.endswith(":")  # a phrase, not a quantity's name
+    plain = field.of is None and not field.unit and not field.percent
+    return worded and plain and isinstance(value, int) and not isinstance(value, bool)

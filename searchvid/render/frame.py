@@ -35,7 +35,7 @@ from searchvid.errors import RunError, UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
 from searchvid.render.boardlegend import PLACED_MARK, BoardLegend
 from searchvid.render.canvas import FrameBuffer, PixelFormat, Pixels, Rect, RgbPanel
-from searchvid.render.cards import crowned_title, race_result, strip_text
+from searchvid.render.cards import card_texts, crowned_title, race_result, strip_text
 from searchvid.render.celllabels import LabelLayer, labels_of
 from searchvid.render.filmstrip import Filmstrip
 from searchvid.render.framelayout import Column, FrameLayout
@@ -51,8 +51,15 @@ from searchvid.render.placed import PlacedWatch, Step, bracket, bracket_width, c
 from searchvid.render.placed import swatch as placed_swatch
 from searchvid.render.playout import COLOR as PLAYOUT
 from searchvid.render.playout import MARK as PLAYOUT_MARK
+from searchvid.render.playout import (
+    SEARCHED_COLOR,
+    SEARCHED_MARK,
+    frame_width,
+    playout_marks,
+    searched_marks,
+    shows_playout,
+)
 from searchvid.render.playout import cells as playout_cells
-from searchvid.render.playout import frame_width, playout_marks, shows_playout
 from searchvid.render.playout import swatch as playout_swatch
 from searchvid.render.settings import VideoOptions
 from searchvid.render.tracks import Boards, Panel, Track
@@ -96,27 +103,35 @@ class FramePainter:
         self.label_size = boards.label_size
         shapes = [(int(t.view.shape[0]), int(t.view.shape[1])) for t in tracks]
         backtracks = any(t.backtracks for t in tracks)
+        playing = any(t.voice.move_phase == "playing" for t in tracks)
         marks = (
             *boards.marks,
             *heat_marks(video, boards.heat),
             *playout_marks(video, boards.iterations),
+            *searched_marks(video, boards.iterations, playing),
             *path_marks(video, backtracks),
         )
         # an MCTS's board framed where it shows a playout's end (its legend says so)
         framed = bool(playout_marks(video, boards.iterations))
         self._playouts = [framed and t.heat for t in tracks]
+        # and where it shows a searched position ahead of the game played (the strip says so)
+        searched = bool(searched_marks(video, boards.iterations, playing))
+        self._searched = [searched and t.heat for t in tracks]
         self.heats = [
             HeatLayer(t.view) if t.heat and heat_marks(video, boards.heat) else None for t in tracks
         ]
         strips = [
             StripContent(
                 t.voice.title,
-                t.voice.expected
-                or expected_status(
-                    t.voice.algorithm,
-                    values=t.voice.values,
-                    narrated=t.voice.narrator is not None,
-                ),
+                (
+                    t.voice.expected
+                    or expected_status(
+                        t.voice.algorithm,
+                        values=t.voice.values,
+                        narrated=t.voice.narrator is not None,
+                    )
+                )
+                + card_texts(t.voice.settings),
             )
             for t in tracks
         ]
@@ -154,6 +169,8 @@ class FramePainter:
             extra.extend(PATH_COLORS[:deepest])
         if framed:
             extra.append(PLAYOUT)
+        if searched:
+            extra.append(SEARCHED_COLOR)
         self._labels = [self._cell_labels(t.view, s) for t, s in zip(tracks, shapes, strict=True)]
         for labels in self._labels:
             extra.extend(labels.colors)
@@ -190,7 +207,9 @@ class FramePainter:
         ]
         if any(h is not None and h.height != self.layout.strip_height for h in self.huds):
             raise RunError("searches side by side must have columns of one width")
-        self.narrations = [Narration(in_race(t.voice, len(tracks))) for t in tracks]
+        self.narrations = [
+            Narration(in_race(t.voice, len(tracks), i)) for i, t in enumerate(tracks)
+        ]
         self.buffer: FrameBuffer | None = None
         self._boards: list[Any] = []
         self._strips: list[IndexStrip | None] = []
@@ -282,6 +301,8 @@ class FramePainter:
                 return swatch
         if name == PLAYOUT_MARK.tile:
             return playout_swatch(self.video.tile_size, BACKGROUND)
+        if name == SEARCHED_MARK.tile:
+            return playout_swatch(self.video.tile_size, BACKGROUND, SEARCHED_COLOR)
         depth = depth_of(name)
         if depth is not None:
             return placed_swatch(self.video.tile_size, BACKGROUND, PATH_COLORS[depth - 1])
@@ -451,6 +472,10 @@ class FramePainter:
         if self._playouts[track] and shows_playout(event):  # not the position played
             cells = list(playout_cells(grid.size))
             board.outline(cells, PLAYOUT, width=frame_width(self.video.tile_size))
+            self._labels[track].covered(cells)
+        elif self._searched[track] and not card and self.narrations[track].shows_searched(event):
+            cells = list(playout_cells(grid.size))  # the node searched, not the game's
+            board.outline(cells, SEARCHED_COLOR, width=frame_width(self.video.tile_size))
             self._labels[track].covered(cells)
         self._labels[track].paint(
             board, before, everything=redrawn == grid.size or heat is not None

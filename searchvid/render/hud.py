@@ -19,8 +19,10 @@ stays legible when a blog shows the video 720 px wide (:attr:`Hud.text_heights`)
 is as tall as what it is sized for (:class:`StripContent`): a title wraps onto as many lines
 as it needs (up to three), and the fields flow over as many lines as the expected fields fill,
 spread evenly so that no line stays empty. Each field has a slot with room for a
-four-digit number, so values changing length rarely move the fields after them; only the
-slots whose text changed are redrawn.
+four-digit number, or less where less is known (:mod:`searchvid.render.slotroom`), so
+values changing length rarely move the fields after them; only the slots whose text
+changed are redrawn. Columns side by side (a race) get up to 8 status lines, not 6: their
+cards say more (the column's place and work).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
 from searchvid.render.canvas import Rect
+from searchvid.render.slotroom import room_for, sized_rooms
 from searchvid.render.textink import LEVELS, MIN_TEXT, TextInk, ellipsized, ramp
 from searchvid.search.status import Field, format_number
 
@@ -70,7 +73,8 @@ _INK: dict[int, npt.NDArray[np.uint8]] = {
 """Each text colour's strip index for each ink level, background (level 0) to full ink."""
 
 _MAX_STATUS_LINES = 6
-_VALUE_ROOM = "0,000"  # every field's slot has room for at least this value
+_MAX_RACE_LINES = 8  # a race column's closing card says more: its place and its work
+_RACE_CARD = ("race: 1st of 3 by work", "work 00,000 expansions")  # what it adds
 _CACHE = 4096
 _INK_CACHE = 1024  # texts kept drawn: the fields' values that recur
 _MAX_TOUCHED = 64  # rectangles noted before they are merged into the whole strip
@@ -195,6 +199,10 @@ class Hud:
         self._tight_flows: dict[tuple[int, ...], list[list[int]]] = {}
         self._folds: dict[str, tuple[str, ...]] = {}
         sized = list(contents) if contents else [_DEFAULT_CONTENT]
+        self._race = len(sized) > 1  # columns side by side: see _RACE_CARD
+        if self._race:
+            sized = [StripContent(c.title, (*c.status, *_RACE_CARD)) for c in sized]
+        self._rooms = sized_rooms(text for c in sized for text in c.status)
         self.title_lines = max(1, *(len(self._wrap(c.title)) for c in sized))
         self.status_lines = (
             0 if title_only else max(1, *(self._lines_needed(c.status) for c in sized))
@@ -280,7 +288,8 @@ class Hud:
         if not texts:
             return 1
         slots = self._slots(texts)
-        return min(_MAX_STATUS_LINES, len(_greedy(slots, self._usable, self._gap)))
+        most = _MAX_RACE_LINES if self._race else _MAX_STATUS_LINES
+        return min(most, len(_greedy(slots, self._usable, self._gap)))
 
     @property
     def _usable(self) -> int:
@@ -288,7 +297,9 @@ class Hud:
 
     def _slots(self, texts: Sequence[str]) -> list[int]:
         """Each text's slot: its width, and for a field at least room for a four-digit
-        value after its name, so that values growing to four digits move nothing."""
+        value after its name, so that values growing to four digits move nothing; less
+        where a shorter room is known (:func:`~searchvid.render.slotroom.room_for`), so
+        that ``depth 2`` or ``round 1/7`` leaves no wide hole before the next field."""
         slots = [min(self._measure(texts[0]), self._usable)] if texts else []
         if texts and isinstance(texts[0], _Piece):
             slots[0] = self._usable
@@ -299,8 +310,8 @@ class Hud:
             if isinstance(text, _Tail):  # words, not a counter: no room for a value to grow
                 slot = min(self._measure(text), self._usable)
             if slot is None:
-                name = text.rsplit(" ", 1)[0] if " " in text else ""
-                room = self._measure(f"{name} {_VALUE_ROOM}".lstrip())
+                name, _, value = text.rpartition(" ")
+                room = self._measure(f"{name} {room_for(value, self._rooms.get(name))}".lstrip())
                 slot = min(max(self._measure(text), room), self._usable)
                 if len(known) >= _CACHE:
                     known.clear()
@@ -367,9 +378,16 @@ class Hud:
 
     def _wrap_words(self, text: str) -> list[str]:
         """``text`` broken at spaces into lines of at most a line's width (a word wider than
-        that stays whole, to be cut when drawn)."""
+        that stays whole, to be cut when drawn). A number stays on the line of the name
+        before it (``cut-offs 88``, not ``cut-offs`` then ``88``)."""
         lines: list[str] = []
+        words: list[str] = []
         for word in text.split():
+            if words and word[0].isdigit() and words[-1][-1].isalpha():
+                words[-1] = f"{words[-1]} {word}"
+            else:
+                words.append(word)
+        for word in words:
             if lines and self._measure(f"{lines[-1]} {word}") <= self._usable:
                 lines[-1] = f"{lines[-1]} {word}"
             else:

@@ -17,12 +17,13 @@ from searchvid.render.fieldwords import (
     FOUND_AT,
     SEARCH_COUNTERS,
     SEARCHED,
+    all_searches,
     kept_visits,
     named_win_rate,
 )
 from searchvid.render.filmstrip import REPLAY_NOTE
 from searchvid.render.hud import HudText
-from searchvid.render.voice import BestShown, Ending, Voice
+from searchvid.render.voice import SAME_PROBLEM, BestShown, Ending, Voice
 from searchvid.search.events import Event, EventKind
 from searchvid.search.frontierview import FrontierView, Glimpse, Role
 from searchvid.search.status import Field, format_number
@@ -123,9 +124,14 @@ class Narration:
         narrator = voice.narrator
         values = narrator.describe_value if narrator is not None else None
         fields = named_win_rate(kept_visits(fields, voice.notes), values)
+        if event.kind in _PLAYED and voice.move_phase == "playing":
+            # each move played was searched anew, unseen: the counts are all searches'
+            fields = all_searches(fields)
         shown.extend(self._worded(f) for f in fields)
         domain = list(voice.narrator.status(node)) if voice.narrator is not None else []
         shown.extend(domain)
+        if self._counts_moves(event, domain):  # "pours 29" says what "depth 29" would
+            shown = [f for f in shown if f.name != "depth"]
         phase = self._phase(event, ending)
         if ending is not None:
             shown = unstated(shown, phase)
@@ -176,6 +182,15 @@ class Narration:
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(voice.title, phase, tuple(shown), caption)
 
+    def _counts_moves(self, event: Event, domain: Sequence[Field]) -> bool:
+        """Whether the domain's field that counts the moves from the start (its
+        ``move_count``: Water Sort's ``pours 29``) says the frame's depth, so that the
+        depth need not be said beside it."""
+        name = getattr(self.voice.narrator, "move_count", None)
+        return isinstance(name, str) and any(
+            f.name == name and f.value == event.depth and f.of is None for f in domain
+        )
+
     def _end_words(self, node: Any) -> str | None:
         """The domain's words for the end ``node`` is (``game over: draw``), None before
         the end or without a narrator."""
@@ -190,6 +205,14 @@ class Narration:
         if self.voice.move_phase != "playing" or event.kind in _PLAYED:
             return False
         return event.node is not self._game
+
+    def shows_searched(self, event: Event) -> bool:
+        """Whether ``event``'s board is a position the search looked at, ahead of the game
+        played move by move, and no playout's end: what the strip says where it has room
+        (``MCTS searched position (not played)``, ``searched position: draw``), and the
+        board's frame says on every such frame (:mod:`searchvid.render.playout`)."""
+        playout = event.kind is EventKind.ROLLOUT or _playout_end(event)
+        return not playout and self._searched(event)
 
     def film_view(self, event: Event, view: FrontierView | None) -> FrontierView | None:
         """The filmstrip's view of the frame showing ``event``: the algorithm's ``view``
@@ -234,6 +257,8 @@ class Narration:
         problem = describe(node) if describe is not None else None
         if not problem:
             problem = f"from {narrator.label(node)}" if narrator is not None else "the start"
+        if not voice.problem:  # a race's first column states it, once for all
+            problem = SAME_PROBLEM
         settings = self._settings()
         if narrator is not None:  # what the domain's own fields count, where it says
             for field in narrator.status(node):

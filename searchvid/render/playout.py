@@ -12,6 +12,12 @@ The frame is a band along the board's edge, inside its edge cells (the outline o
 cells, :meth:`~searchvid.render.canvas.TileBoard.outline`), twice as wide as the "undone"
 outline, so that it differs from it in colour and shape (all the board, not some cells).
 Everything here is domain-free: it reads the event's kind and tree ids only.
+
+The same frame, in the tree panel's "current" colour (yellow), marks a board that shows a
+*searched* position: in a game played move by move, a frame of the search whose board is the
+node being searched, ahead of the game's position (the strip's "MCTS searched position (not
+played)", :meth:`~searchvid.render.narration.Narration.shows_searched`). The legend names it
+too, so the board itself says it is not the position played.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import numpy.typing as npt
 from searchvid.render.atlas import RGB
 from searchvid.render.boardlegend import Mark
 from searchvid.render.canvas import cell_bands
-from searchvid.render.palette import ORANGE
+from searchvid.render.palette import ORANGE, YELLOW
 from searchvid.render.settings import VideoOptions
 from searchvid.render.undo import line_width
 from searchvid.search.events import Event, EventKind
@@ -35,6 +41,16 @@ WORDS = "a playout's end, not played"
 
 MARK = Mark("searchvid:playout", WORDS)
 """The legend's entry (its "tile" is the renderer's own swatch, :func:`swatch`)."""
+
+SEARCHED_COLOR: RGB = YELLOW
+"""The frame's colour on a searched position: the tree panel's "current" colour (its
+node is the current one there)."""
+
+SEARCHED_WORDS = "a searched position, not played"
+"""The legend's words for that frame."""
+
+SEARCHED_MARK = Mark("searchvid:searched", SEARCHED_WORDS)
+"""The legend's entry for it (the renderer's own swatch, :func:`swatch`)."""
 
 _KINDS = frozenset({EventKind.LEAF, EventKind.IMPROVE, EventKind.ROLLOUT})
 
@@ -54,6 +70,16 @@ def playout_marks(video: VideoOptions, iterations: bool) -> tuple[Mark, ...]:
     return (MARK,)
 
 
+def searched_marks(video: VideoOptions, iterations: bool, playing: bool) -> tuple[Mark, ...]:
+    """The legend's entry for the searched-position frame: on boards of searches that think
+    in iterations (MCTS) playing a game move by move (``playing``: a voice's ``move_phase``
+    is "playing"), whose search frames show positions ahead of the game's; none where the
+    frames are the moves played only."""
+    if not iterations or not playing or video.frames == "moves":
+        return ()
+    return (SEARCHED_MARK,)
+
+
 def frame_width(tile_size: int) -> int:
     """The frame's width in tiles of ``tile_size`` pixels: twice the "undone" outline's
     (even, at most a quarter of a tile); 0 where tiles are too small for an outline."""
@@ -66,12 +92,13 @@ def cells(size: int) -> range:
     return range(size)
 
 
-def swatch(side: int, background: RGB) -> npt.NDArray[np.uint8]:
+def swatch(side: int, background: RGB, color: RGB = COLOR) -> npt.NDArray[np.uint8]:
     """The legend's picture of the frame: ``side`` x ``side`` pixels of ``background``
-    framed in :data:`COLOR`, as wide as on a tile of ``side`` pixels (at least 2 px)."""
+    framed in ``color`` (:data:`COLOR`, or :data:`SEARCHED_COLOR`), as wide as on a tile of
+    ``side`` pixels (at least 2 px)."""
     picture = np.empty((side, side, 3), dtype=np.uint8)
     picture[:] = background
     width = max(2, frame_width(side), side // 6 & ~1)
     for top, left, bottom, right in cell_bands(0, 0, side, width):
-        picture[top:bottom, left:right] = COLOR
+        picture[top:bottom, left:right] = color
     return picture

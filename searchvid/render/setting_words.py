@@ -11,12 +11,26 @@ functions (``reward``, ``value``) are left to the domain's words for them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from searchvid.search.status import format_number
+from searchvid.render.domainterms import term
+from searchvid.search.status import Field, format_number
 
-__all__ = ["FRAMES_KEY", "GOAL_KEY", "describe_goal", "describe_setting"]
+__all__ = [
+    "DEPTH_LIMITED",
+    "FRAMES_KEY",
+    "GOAL_KEY",
+    "GOAL_TERM",
+    "MOVES_TERM",
+    "OutOfReach",
+    "describe_goal",
+    "describe_reach",
+    "describe_setting",
+    "goal_bound",
+    "out_of_reach",
+]
 
 FRAMES_KEY = "[video] frames"
 """The key under which :func:`describe_setting`'s ``options`` may carry the video's frame
@@ -234,3 +248,108 @@ def describe_setting(
     """
     phrase = _PHRASES.get(algorithm, {}).get(key)
     return phrase(value, options) if phrase is not None else None
+
+
+GOAL_TERM = "a goal"
+"""The cards' phrase for a goal, which a domain may put in its own words (its ``terms``:
+Railroad Ink's ``"joining all 12 exits"``)."""
+
+MOVES_TERM = "moves"
+"""The cards' word for what a domain's ``goal_moves_bound`` counts, which a domain may put
+in its own words (its ``terms``: Railroad Ink's ``"tiles"``, as a move places at most
+one)."""
+
+DEPTH_LIMITED = frozenset(
+    {"backtracking", "breadth-first", "best-first", "astar", "beam", "random-walk"}
+)
+"""The shipped algorithms whose ``max_depth`` (when above 0) keeps every position they visit
+within that many moves of the start: only of them can the cards say a goal is out of
+reach (another algorithm's option of that name may mean something else)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfReach(Field):
+    """The opening card's statement that no goal lies within the search's depth limit
+    (``joining all 12 exits needs at least 12 tiles: out of reach in 2 moves``), carrying
+    what the closing card says of it.
+
+    Attributes:
+        closing: The closing card's words (``joining all 12 exits needs at least 12 tiles:
+            impossible within 2 moves``).
+    """
+
+    closing: str = ""
+
+
+def goal_bound(domain: Any, start: Any) -> Any:
+    """What ``domain``'s optional hook ``goal_moves_bound`` says of ``start`` (None where
+    it has none): a proved lower bound on the moves any goal needs from there, or None
+    (unknown); unchecked (the scene checks a domain of the user's)."""
+    bound_of = getattr(domain, "goal_moves_bound", None)
+    return None if bound_of is None else bound_of(start)
+
+
+def describe_reach(
+    algorithm: str,
+    options: Mapping[str, Any],
+    bound: int | None,
+    narrator: Any,
+    value: str | None = None,
+) -> tuple[Field, ...]:
+    """The opening card's words where a goal is out of the search's reach: a depth-limited
+    search (``algorithm`` in :data:`DEPTH_LIMITED`, ``max_depth`` above 0 in ``options``)
+    from a start from which the domain proves that any goal needs more moves (``bound``,
+    its ``goal_moves_bound`` of the start; None: unknown) than the limit allows. Then the
+    search cannot find a goal whatever it does, and the reader should know before it looks
+    as if it failed: an :class:`OutOfReach` field (``joining all 12 exits needs at least 12
+    tiles: out of reach in 2 moves``, in the domain's :data:`GOAL_TERM` and
+    :data:`MOVES_TERM` words, ``a goal needs at least 5 moves`` without them) and, where the
+    strip shows a value (``value``, its function's name), what the search is for instead
+    (``the search keeps the best by closeness to goal``). Nothing otherwise.
+
+    The claim comes from the domain's proof alone, never from the search: a depth-limited
+    search that skips positions seen before may miss a goal within its limit.
+
+    Args:
+        algorithm: The algorithm's registry name.
+        options: Every option the scene sets.
+        bound: The domain's lower bound on the moves to a goal from the start.
+        narrator: The domain, for its ``terms`` and ``describe_value_function``.
+        value: The name of the value function the strip shows (None: none).
+    """
+    depth = options.get("max_depth", 0)
+    if (
+        algorithm not in DEPTH_LIMITED
+        or bound is None
+        or not isinstance(depth, int)
+        or isinstance(depth, bool)
+        or not 0 < depth < bound
+    ):
+        return ()
+    need = (
+        f"{term(narrator, GOAL_TERM)} needs at least {format_number(bound)} "
+        f"{term(narrator, MOVES_TERM)}"
+    )
+    within = _count(depth, "move")
+    fields: list[Field] = [
+        OutOfReach(
+            "", f"{need}: out of reach in {within}", closing=f"{need}: impossible within {within}"
+        )
+    ]
+    if value is not None:
+        describe = getattr(narrator, "describe_value_function", None)
+        words = describe(value) if describe is not None else None
+        name = (
+            words[0] if isinstance(words, tuple) and words and isinstance(words[0], str) else value
+        )
+        fields.append(Field("", f"the search keeps the best by {name}"))
+    return tuple(fields)
+
+
+def out_of_reach(settings: Sequence[Field]) -> Field | None:
+    """The closing card's field for an :class:`OutOfReach` among a search's ``settings``
+    (the opening card's), None where there is none."""
+    for field in settings:
+        if isinstance(field, OutOfReach):
+            return Field("", field.closing)
+    return None

@@ -496,7 +496,9 @@ class _Strips:
     """Stands in for a :class:`FramePainter` to read the status strips' words: no pixels."""
 
     def __init__(self, jobs: Sequence[RenderJob]) -> None:
-        self.narrations = [Narration(in_race(job.voice(), len(jobs))) for job in jobs]
+        self.narrations = [
+            Narration(in_race(job.voice(), len(jobs), i)) for i, job in enumerate(jobs)
+        ]
         # views that observe the events draw from them: fed as a FramePainter feeds them, so
         # their boards (and so the jumps, :class:`Jumps`) are those of the render
         self._observers = [getattr(job.view, "observe", None) for job in jobs]

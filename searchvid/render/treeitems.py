@@ -65,6 +65,11 @@ Look = tuple[Any, ...]
 _EDGE = 4
 """Pixels between the panel's sides and the widest slot (the panel's margin)."""
 
+_UNDRAWN: Look = ("undrawn",)
+"""The look of a slot not painted yet in its decision: every slot is painted once, even an
+empty one (a fold's lane), so that a panel drawn step by step and one drawn at once agree
+where a slot overlaps the legend of a panel too small for both."""
+
 
 def distinct_cut(text: str, above: str, width: int, measure: Callable[[str], int]) -> str:
     """``text`` cut to ``width`` px (as ``measure`` sizes text) keeping where it differs
@@ -158,7 +163,7 @@ class TreeItems(TreeState):
         layout = self.layouts[k]
         self._current_node = -1  # the node last made current, in this decision
         self._place(layout, self._sizes[k])
-        self._drawn: list[Look | None] = [None] * layout.items
+        self._drawn: list[Look | None] = [_UNDRAWN] * layout.items
         self._bus_drawn: list[tuple[int, int, int, int] | None] = [None] * layout.items
 
     def _place(self, layout: TreeLayout, sizes: Sizes) -> None:
@@ -272,17 +277,14 @@ class TreeItems(TreeState):
             return (status, out, *node, self._name(v), played, pv)
         n = self._count[v]
         guest = self._guest[v]
-        if guest >= 0:  # a hidden node on the current path, drawn in an aggregate or spot
-            shape, height, width, fill, outline, note, color, state = self._node_look(
-                v, status, guest
-            )
-            if kind == ITEM_AGGREGATE:  # the aggregate's slot still counts its nodes
-                note, color = f"+{count(n)}", TEXT_I
-            return (status, out, shape, height, width, fill, outline, note, color, state, "", 0, pv)
+        if guest >= 0:  # a hidden node on the current path, drawn in a spot of a fold's lane
+            node = self._node_look(v, status, guest)
+            return (status, out, *node, "", 0, pv)
         if kind == ITEM_SPOT:
             return None
         side = min(self._body_w, self._body_h, MAX_MARK)
-        if kind == ITEM_AGGREGATE:
+        if kind == ITEM_AGGREGATE:  # its nodes drawn in its lane are not counted twice
+            n -= sum(self._guest[s] >= 0 for s in self.layout.spots.get(v, ()))
             line = FRONTIER_I if self._open[v] else HIDDEN_I
             mark = (SQUARE, side, side, -1, line, f"+{count(n)}", TEXT_I, 0, "", 0)
             return (status, out, *mark, pv)
@@ -290,7 +292,7 @@ class TreeItems(TreeState):
 
     def _node_look(self, v: int, status: int, g: int) -> tuple[Any, ...]:
         """(shape, height, width, fill, outline, note, note colour, state) of node ``g``
-        drawn by item ``v`` (its own item, or an aggregate or spot lending it a slot)."""
+        drawn by item ``v`` (its own item, or a spot of a fold's lane lending it a slot)."""
         state = self._state_of[g]
         shape = SQUARE if state == LEAF_STATE else DISK
         height, width = self._body_h, self._body_w

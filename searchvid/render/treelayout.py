@@ -42,13 +42,16 @@ last child, so subtrees never overlap and any two items of a row are at least on
 apart. Columns and rows are then scaled to the panel: even column and row pitches, even
 coordinates.
 
-**Spotlight.** With ``spotlight``, each aggregate gets a column of *spot* items under it, one
-per row down to its deepest hidden node (or the last row): a fold is a leaf of the tidy
-layout, so the rows under it in its column are free. While the path to the current node runs
-through hidden nodes, the panel draws them there: the first in the aggregate's own slot, the
-next ones in its spot items (see :mod:`searchvid.render.treestate`). So the current node and
-its whole path stay on screen without moving anything else; only a path deeper than the
-panel's rows (a tree cut by depth) is cut at the last row.
+**Spotlight.** With ``spotlight``, each aggregate gets a column of *spot* items of its own,
+just before it among its parent's children: its *lane*, one spot in the aggregate's row and one
+per row under it down to its deepest hidden node (or the last row). While the path to the
+current node runs through hidden nodes, the panel draws them there: the first in the lane's
+top spot, beside the ``+k`` item, the next ones in the spots under it (see
+:mod:`searchvid.render.treestate`). So the current node and its whole path stay on screen,
+each with its own visit count, without moving anything else, and the ``+k`` item stays a
+separate fold beside it (a node is never drawn in a fold's place under its "+k"); only a path
+deeper than the panel's rows (a tree cut by depth) is cut at the last row. A lane takes a
+column: with ``spotlight`` an aggregate costs two columns when the drawn set is chosen.
 """
 
 from __future__ import annotations
@@ -135,7 +138,9 @@ class TreeLayout:
         x: Per item, the left pixel of its centre pair (even).
         hidden: Per item, how many nodes it stands for beyond itself (aggregates: all of
             them; drawn nodes and spots: 0).
-        spots: Aggregate item -> its spot items, top down (rows ``row[a] + 1`` on).
+        spots: Aggregate item -> its lane's spot items, top down (rows ``row[a]`` on; the
+            first is the aggregate's sibling, just before it).
+        fold_of: Spot item -> the aggregate whose lane it is in.
         rep: Per census (local) number, the item that draws the node: itself, or the
             aggregate standing for it.
         pitch_x: Column pitch in pixels (even).
@@ -173,11 +178,13 @@ class TreeLayout:
         columns_fit = max(1, width // min_pitch_x)
         if max_children is None:
             max_children = max(8, columns_fit // 4)
-        selection = _select(census, cap, columns_fit, max_children, min_weight)
+        fold_cost = 2 if spotlight else 1  # a fold and its lane
+        selection = _select(census, cap, columns_fit, max_children, min_weight, fold_cost)
         self._build_items(selection.shown, parents, depths, valid)
         if by_weight:
             self._order_by_weight()
         self.spots: dict[int, list[int]] = {}
+        self.fold_of: dict[int, int] = {}
         if spotlight:
             self._add_spots(max_depth if self.depth_cap is None else self.depth_cap + 1)
         self.columns = self._place_columns()
@@ -274,8 +281,9 @@ class TreeLayout:
                 kids[: len(nodes)] = nodes
 
     def _add_spots(self, last_row: int) -> None:
-        """Spot items under each aggregate, one per row down to its deepest hidden node (at
-        most ``last_row``)."""
+        """A lane beside each aggregate: a spot item in its row, just before it among its
+        parent's children, and one per row under that spot down to the aggregate's deepest
+        hidden node (at most ``last_row``)."""
         deepest: dict[int, int] = {}
         kind, rep = self.kind, self.rep
         for local, depth in enumerate(self.census.depths.tolist()):
@@ -284,8 +292,8 @@ class TreeLayout:
                 deepest[v] = max(deepest.get(v, 0), depth)
         for a in sorted(deepest):
             chain: list[int] = []
-            above = a
-            for row in range(self.row[a] + 1, min(deepest[a], last_row) + 1):
+            above = self.parent[a]
+            for row in range(self.row[a], min(deepest[a], last_row) + 1):
                 v = self.items
                 self.node.append(-1)
                 self.kind.append(ITEM_SPOT)
@@ -293,8 +301,13 @@ class TreeLayout:
                 self.row.append(row)
                 self.children.append([])
                 self.hidden.append(0)
-                self.children[above].append(v)
+                if chain:
+                    self.children[above].append(v)
+                else:  # the lane's top: the aggregate's sibling, just before it
+                    siblings = self.children[above]
+                    siblings.insert(siblings.index(a), v)
                 self.items += 1
+                self.fold_of[v] = a
                 chain.append(v)
                 above = v
             self.spots[a] = chain
@@ -358,9 +371,15 @@ def _eligible(
 
 
 def _select(
-    census: TreeCensus, cap: int, columns: int, max_children: int, min_weight: int
+    census: TreeCensus,
+    cap: int,
+    columns: int,
+    max_children: int,
+    min_weight: int,
+    fold_cost: int = 1,
 ) -> _Selection:
-    """The drawn nodes: the longest prefix of the ranking whose layout fits ``columns``."""
+    """The drawn nodes: the longest prefix of the ranking whose layout fits ``columns``
+    (an aggregate takes ``fold_cost`` of them: 2 with its lane)."""
     parents, depths = census.parents, census.depths
     valid = depths >= 0
     n = len(parents)
@@ -387,7 +406,7 @@ def _select(
         has_hidden[parents[cut]] = True
         leaves = np.count_nonzero(shown & (child_count == 0))
         markers = np.count_nonzero(shown & pruned)
-        return int(leaves + np.count_nonzero(has_hidden) + markers), shown
+        return int(leaves + fold_cost * np.count_nonzero(has_hidden) + markers), shown
 
     everything = slots(len(order), drawable)
     if everything[0] <= columns and np.array_equal(drawable, valid):

@@ -130,8 +130,10 @@ def legend_entries(
     if facts.mcts:
         # moves played from a kept tree: a node's visits include those of earlier moves'
         # iterations, so a root may count more than one move's iterations
-        # the number under a bar is its visits too: named, or it reads as a node's id
-        sizes = "height, number: visits"
+        # the number under a bar is its visits too: named, or it reads as a node's id; a
+        # visit counts when its iteration ends (a frame inside "iteration 177/300" shows the
+        # root's 176 done: said, or the reader finds one missing)
+        sizes = "height, number: visits done"
         sizes += ", kept from earlier moves" if facts.played else ""
         entries.append(LegendEntry("sizes", sizes))
     return entries

@@ -26,12 +26,12 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
   their visits *at the end of the decision* (from the first pass: most visited leftmost,
   so nodes never move); of a wide fan-out, the most visited children are drawn and the
   least visited are one ``+k`` item, last. The current node is never lost in a ``+k``
-  item: the hidden part of its path is drawn in the item's slot and the free column under
-  it (see :mod:`~searchvid.render.treelayout`, *spotlight*), the ``+k`` count still
-  written under it. The principal variation as of the current event (from the root,
-  repeatedly the child with the most visits so far) is a sky-blue line beside its edges
-  and a sky-blue base under its bars; it ends in a ``+k`` item when the next node is
-  hidden there.
+  item: the hidden part of its path is drawn in the item's *lane*, a column just left of it
+  (see :mod:`~searchvid.render.treelayout`, *spotlight*), each node with its own visit
+  count, and the ``+k`` beside it counts the other hidden nodes. The principal variation
+  as of the current event (from the root, repeatedly the child with the most visits so
+  far) is a sky-blue line beside its edges and a sky-blue base under its bars; it ends in
+  a ``+k`` item when the next node is hidden there.
 - MCTS in plan mode (a ``MOVE`` after each block of iterations): the panel shows the tree of
   the *current decision* only, rooted at the node the last MOVE committed, each decision
   laid out by itself from the first pass. A header line counts ``move k of n`` beside one
@@ -39,8 +39,9 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
   hollow: to come); with a ``label``, a second line names the tree's root (see below).
   A *forced* decision (one move to choose from, such as a game's last) has no tree worth a
   picture: the previous decision's tree stays as it ended, with its played move and
-  principal variation, and the header says so: ``move 44 of 44 (forced): tree of move 43``,
-  the root's words still those of that tree's root.
+  principal variation; the header says so (``move 44 of 44 (forced): tree of move 43``) and
+  where the forced search, whose visits the strip counts, ran: ``searched from the root's
+  played child`` (whose bar counts them).
 - Minimax values (streams whose LEAF/BACKTRACK values are all in [0, 1] and whose ENTERs
   carry none): a node's latest value, written beside it when there is room; a node's
   children cut off by alpha-beta (``PRUNE``) are one bold purple cross under it, at the end
@@ -63,8 +64,7 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
   neighbours' slots or the panel's margin), so a node alone in its row, such as the root,
   writes its whole visit count and name where one column would cut them.
 
-Every text is at least :data:`~searchvid.render.textink.MIN_TEXT` pixels tall
-(:attr:`TreePanel.text_sizes`).
+Every text is at least ``textink.MIN_TEXT`` pixels tall (:attr:`TreePanel.text_sizes`).
 """
 
 from __future__ import annotations
@@ -421,7 +421,7 @@ class TreePanel(TreeItems):
 
     def drawn_at(self, node_id: int) -> Rect | None:
         """The slot where tree node ``node_id`` is drawn *by itself* now: its own item's, or
-        that of the aggregate or spot item lending it a slot while it is on the current
+        that of the spot item (in a fold's lane) lending it a slot while it is on the current
         path (None: only counted in a ``+k`` item, or not in the current decision)."""
         if not 0 <= node_id < self._n or self._rep[node_id] < 0:
             return None
@@ -466,17 +466,16 @@ class TreePanel(TreeItems):
     @property
     def header_words(self) -> tuple[str, str]:
         """The header's two texts for a plan-mode search: the move count (``"move 3 of
-        44"``; a forced decision, drawn in the tree of the last decision with a choice:
-        ``"move 44 of 44 (forced): tree of move 43"``) and, with a ``label``, the words for
-        the tree's root (``"root, before move 43: ..."``; after the last move, the position
-        it left: ``"after move 44: ..."``), on a line of its own; ``("", "")`` without
-        decisions."""
+        44"``) and, with a ``label``, the words for the tree's root (``"root, before move 43:
+        ..."``; after the last move, the position it left: ``"after move 44: ..."``), on a
+        line of its own; a forced decision, drawn in the tree of the last decision with a
+        choice: ``"move 44 of 44 (forced): tree of move 43"`` and where the forced search
+        (whose visits the strip counts) ran, ``"searched from the root's played child"``;
+        ``("", "")`` without decisions."""
         if not self._split:
             return "", ""
         words = f"move {self.decision + 1} of {len(self.layouts)}"
-        if self._forced:  # the tree drawn is an earlier decision's, kept
-            words += f" (forced): tree of move {self.layout.census.index + 1}"
-        return words, self._root_name
+        return self._forced_words(words) if self._forced else (words, self._root_name)
 
     def centre(self, node_id: int) -> tuple[int, int] | None:
         """Pixel ``(row, column)`` just below and right of the centre of node ``node_id``'s box."""

@@ -11,8 +11,9 @@ Two things it works out for MCTS layouts (``spotlight``, see
 :mod:`searchvid.render.treelayout`):
 
 - **Guests.** When the current node is hidden in a ``+k`` aggregate, the hidden part of its
-  path (from the aggregate's row down) is lent the aggregate's slot and the spot items
-  under it: the current node and every node above it are always drawn.
+  path (from the aggregate's row down) is lent the spot items of the aggregate's lane, beside
+  it: the current node and every node above it are always drawn, each with its own visits,
+  and the ``+k`` item, a separate fold, no longer counts them while they are drawn.
 - **The principal variation**, as of the last event: from the root, repeatedly the child
   with the most visits so far (ties: a played one, the move the search committed by its own
   tie rule, so the "most visits" mark never sits beside the played mark on a child with as
@@ -231,7 +232,7 @@ class TreeState:
         self._backup_root = -1
         if self._split:
             self._stop_node = census.root
-        self._guest = [-1] * items  # aggregates and spots: the hidden node drawn there
+        self._guest = [-1] * items  # spots: the hidden node drawn there
         self._host.clear()
         self._pv: list[int] = []
         self._pv_state = [0] * items  # 0: off the PV; 1: its end; 2: it goes on below
@@ -295,6 +296,17 @@ class TreeState:
                     self._root_name = f"root, before move {k + 1}: {name}"
                 self._enter(k)  # its root is the current node
 
+    def _forced_words(self, words: str) -> tuple[str, str]:
+        """The header's two lines in a forced decision, whose move count is ``words``: the
+        tree drawn (an earlier decision's, kept) and the node it holds where the forced
+        search ran, whose visits the strip counts (so that they can be found there; the
+        header has that line only where it names roots: with a ``label``)."""
+        kept = self.layout.census.index + 1
+        below = self.decision + 1 - kept
+        start = "the root's played child" if below == 1 else f"the played node {below} below"
+        second = f"searched from {start}" if self._label is not None else ""
+        return f"{words} (forced): tree of move {kept}", second
+
     # -- the current node -----------------------------------------------------------------
 
     def _leave(self, v: int) -> None:
@@ -308,7 +320,7 @@ class TreeState:
 
     def _set_current(self, i: int) -> None:
         """Node ``i`` (in the current decision) is the current one; if it is hidden in an
-        aggregate with spots, its hidden path is lent the aggregate's slot and spots."""
+        aggregate with a lane, its hidden path is lent the lane's spots."""
         v = self._rep[i]
         spots = self.layout.spots.get(v) if self._item_kind[v] == ITEM_AGGREGATE else None
         if spots is None:
@@ -322,19 +334,20 @@ class TreeState:
             chain.append(p)
             p = parent[p]
         chain.reverse()
-        hosts = [v, *spots][: len(chain)]
+        hosts = spots[: len(chain)]
         self._place_guests(hosts, chain[: len(hosts)])
         self._current = hosts[-1]
 
     def _place_guests(self, hosts: list[int], guests: list[int]) -> None:
         """Item ``hosts[k]`` draws hidden node ``guests[k]``; every other host is freed."""
         wanted = dict(zip(hosts, guests, strict=True))
-        guest, kind = self._guest, self._item_kind
+        guest, kind, fold_of = self._guest, self._item_kind, self.layout.fold_of
         for g, v in list(self._host.items()):
             if wanted.get(v) != g:
                 del self._host[g]
                 guest[v] = -1
                 self._dirty.add(v)
+                self._dirty.add(fold_of[v])  # its "+k" counts the node again
                 if kind[v] == ITEM_SPOT:
                     self._hide(v)
         for v, g in wanted.items():
@@ -342,6 +355,7 @@ class TreeState:
                 guest[v] = g
                 self._host[g] = v
                 self._dirty.add(v)
+                self._dirty.add(fold_of[v])  # its "+k" no longer counts the node drawn
                 if kind[v] == ITEM_SPOT and not self._shown[v]:
                     self._show(v)
 

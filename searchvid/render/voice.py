@@ -111,13 +111,24 @@ class Voice:
     """Whether the strip explains a count that would else puzzle on a line of its own (the
     kept tree's ``(+209 from earlier moves)``, :func:`kept_visits`). A race's narrow
     columns leave it out: there it would push the strip's last fields off."""
+    problem: bool = True
+    """Whether the opening card states the problem. A race's columns after the first leave
+    it to the first (one start for all: said once, it leaves their lines to their
+    settings, which differ) and say :data:`SAME_PROBLEM`."""
 
 
-def in_race(voice: Voice, searches: int) -> Voice:
-    """``voice`` as a column of ``searches`` side by side narrates: without its step counter
-    (:attr:`Voice.steps`) and notes (:attr:`Voice.notes`) in a race, as is for a single
+SAME_PROBLEM = "same problem"
+"""What a race column's opening card says in place of the problem its first column states."""
+
+
+def in_race(voice: Voice, searches: int, index: int = 0) -> Voice:
+    """``voice`` as column ``index`` (from 0) of ``searches`` side by side narrates: without
+    its step counter (:attr:`Voice.steps`) and notes (:attr:`Voice.notes`) in a race, and
+    after the first column without the problem (:attr:`Voice.problem`); as is for a single
     search."""
-    return replace(voice, steps=False, notes=False) if searches > 1 else voice
+    if searches <= 1:
+        return voice
+    return replace(voice, steps=False, notes=False, problem=index == 0)
 
 
 class Card(enum.Enum):

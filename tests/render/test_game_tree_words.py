@@ -5,6 +5,7 @@ minimax strip says its values in the game's words and what its step counter leav
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -172,10 +173,11 @@ def test_a_played_moves_frame_counts_the_nodes_the_video_showed_not_shown_ones()
     assert played
     for text in played:
         fields = {f.name: f for f in text.fields}
-        # the words of the search's frames: one name for one count
-        assert fields["of them in the top 3 plies:"].text() == "of them in the top 3 plies: 84"
-        names = [f.name for f in text.fields]
-        assert names.index("of them in the top 3 plies:") == names.index("nodes searched") + 1
+        # the words of the search's frames (one name for one count), in brackets after the
+        # count of all searches' nodes they are a part of
+        together = str(fields["in all searches:"].value)
+        assert re.match(r"nodes searched [\d,]+ \(of them in the top 3 plies: 84\), ", together)
+        assert "of them in the top 3 plies:" not in fields
     # expectimax's frames are its moves and rolls only (event_depth = 1 nonetheless)
     scene = searchvid.load_scene("railroad-game-expectimax")
     assert scene.search().options.event_depth == 1
@@ -193,8 +195,14 @@ def test_a_minimax_that_searches_each_move_again_says_how_many_nodes_came_first(
     assert not any(f.name == "before the first move" for t in searching for f in t.fields)
     last = texts[-1]
     fields = {f.name: f for f in last.fields}
-    assert fields["nodes searched"].text() == "nodes searched 91"
-    assert fields["before the first move"].text() == "40 before the first move"
+    # the counts are all searches', not the tree's, and say so (the tree's 40 in brackets)
+    assert fields["in all searches:"].text() == (
+        "in all searches: nodes searched 91 (40 before the first move), transpositions 0,"
+        " cut-offs 32"
+    )
+    assert not {"nodes searched", "before the first move", "cut-offs"} & set(fields)
+    # the search's own frames count its one search: no "in all searches" there
+    assert not any(f.name == "in all searches:" for t in searching for f in t.fields)
     # one unit of work: the closing card adds no "work 40 expansions" beside those counts
     assert "work" not in fields
 

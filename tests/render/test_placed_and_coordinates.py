@@ -246,6 +246,7 @@ def test_the_game_s_legend_names_every_mark_of_the_board_and_the_dice_row(scene:
         "exit",
         "station",
         "open: a route leads in",
+        "error: route leads nowhere, -1 point",
         "round",
         "die to draw",
         "die drawn",

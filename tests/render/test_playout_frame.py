@@ -13,14 +13,18 @@ import searchvid
 from searchvid.render.playout import (
     COLOR,
     MARK,
+    SEARCHED_COLOR,
+    SEARCHED_MARK,
     WORDS,
     frame_width,
     playout_marks,
+    searched_marks,
     shows_playout,
     swatch,
 )
 from searchvid.render.settings import VideoOptions
 from searchvid.render.tracks import Boards
+from searchvid.render.treemarks import PATH
 from searchvid.search.events import Event, EventKind
 
 K = EventKind
@@ -63,10 +67,10 @@ def test_the_frame_is_twice_the_undone_outline_and_its_swatch_is_framed() -> Non
     assert (picture[10, 10] == 0).all()
 
 
-def longest_run(pixels: npt.NDArray[np.uint8]) -> int:
+def longest_run(pixels: npt.NDArray[np.uint8], color: tuple[int, int, int] = COLOR) -> int:
     """The longest horizontal run of the frame's colour."""
     best = 0
-    for row in np.all(pixels == COLOR, axis=-1):
+    for row in np.all(pixels == color, axis=-1):
         run = 0
         for on in row:
             run = run + 1 if on else 0
@@ -86,3 +90,35 @@ def test_the_race_frames_the_mcts_board_of_a_playout_and_no_other() -> None:
     # the frame runs along the whole board's top edge; elsewhere only the legend's swatch
     assert longest_run(framed) == board
     assert longest_run(plain) < board // 8
+
+
+def test_the_legend_names_the_searched_frame_where_a_game_is_played_move_by_move() -> None:
+    video = VideoOptions()
+    assert searched_marks(video, True, True) == (SEARCHED_MARK,)
+    assert SEARCHED_MARK.text == "a searched position, not played"
+    assert SEARCHED_COLOR == PATH  # the tree panel's "current" colour: its node's board
+    assert searched_marks(video, True, False) == ()  # a search alone: nothing is played
+    assert searched_marks(video, False, True) == ()  # no MCTS
+    assert searched_marks(dataclasses.replace(video, frames="moves"), True, True) == ()
+    picture = swatch(20, (0, 0, 0), SEARCHED_COLOR)
+    assert (picture[0] == SEARCHED_COLOR).all()
+    assert (picture[10, 10] == 0).all()
+
+
+def test_a_board_showing_a_searched_position_is_framed_and_a_played_one_not() -> None:
+    # issue 20, fifth readers: railroad-mcts-tree's board showed the node being searched
+    # (2/12 exits joined) beside the panel's root (none joined); only the strip said so
+    scene = searchvid.load_scene("railroad-mcts-tree")
+    texts = [shown[0] for shown in scene.strip_texts()]
+    searched, played = texts[116], texts[15]
+    assert searched is not None
+    assert played is not None
+    assert searched[1].phase == "MCTS searched position (not played)"
+    assert played[1].phase == "MCTS playing"
+    board = scene.view().shape[1] * scene.video.tile_size
+    framed = np.asarray(scene.preview(116).convert("RGB"))[:, :board]
+    plain = np.asarray(scene.preview(15).convert("RGB"))[:, :board]
+    # the frame runs along the whole board's top edge; elsewhere only the legend's swatch
+    assert longest_run(framed, SEARCHED_COLOR) == board
+    assert longest_run(plain, SEARCHED_COLOR) < board // 8
+    assert longest_run(framed) < board // 8  # not the playout's orange

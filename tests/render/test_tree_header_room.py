@@ -1,8 +1,10 @@
 """The MCTS tree panel's header and the room of its texts (issue 20 item 6, fourth round).
 
 - A forced decision draws the tree of the last decision with a choice: the header says so
-  ("move 2 of 2 (forced): tree of move 1") and keeps naming that tree's root, so the
-  header and the tree drawn describe the same position.
+  ("move 2 of 2 (forced): tree of move 1") and names the drawn node the forced search ran
+  from ("searched from the root's played child"), whose bar counts the visits the strip
+  gives (its iterations and those kept from earlier moves; fifth readers: "100 (+202)"
+  beside a root of 323 read as a disagreement).
 - The root's words have a line of their own (at blog width they were cut beside the count).
 - A slot reaches over the free room of its row: a root alone in its row writes its visits,
   and at 720 px the root's and its children's counts are always written.
@@ -37,27 +39,27 @@ def named(node: object) -> str:
     return f"position {node}"
 
 
-def test_a_forced_decision_s_header_names_the_tree_drawn_and_its_root() -> None:
+def test_a_forced_decision_s_header_names_the_tree_drawn_and_where_it_searched() -> None:
     events = forced_ending()
     panel = TreePanel(400, 300, events_for_layout=iter(events), label=named)
     start = events.index(ev(K.MOVE, 1, 0, 1.0)) + 1
     for event in events[:start]:
         panel.observe(event)
     assert panel.header_words == ("move 1 of 2", "root, before move 1: position n0")
+    kept = panel._node_visits[1]  # node 1's visits when its forced search begins
     panel.observe(events[start])  # decision 1 starts: forced, decision 0's tree stays
     assert panel.decision == 1
     assert panel.census.root == 0
-    assert panel.header_words == (
-        "move 2 of 2 (forced): tree of move 1",
-        "root, before move 1: position n0",  # the root drawn, not the forced one's
-    )
+    words = ("move 2 of 2 (forced): tree of move 1", "searched from the root's played child")
+    assert panel.header_words == words
     for event in events[start + 1 :]:
         panel.observe(event)
-    # after the last move, the second line names the position it left, as such
-    assert panel.header_words == (
-        "move 2 of 2 (forced): tree of move 1",
-        f"after move 2: position {events[-1].node}",
-    )
+    assert panel.header_words == words  # to the end: the closing card's tree is this one
+    # the root's played child (node 1) counts the forced search's 4 iterations and the
+    # visits kept from the move before: the strip's "iterations 4/4 (+2 from earlier moves)"
+    played = [c for c in panel.layout.children[0] if panel._item_played(c)]
+    assert [panel.layout.node[c] for c in played] == [1]
+    assert (kept, panel._visits[played[0]]) == (2, 2 + 4)
 
 
 def test_a_decision_with_a_choice_names_its_own_root() -> None:
@@ -147,7 +149,7 @@ def test_the_header_fits_its_panel_at_720_px_on_every_event(name: str) -> None:
             forced += "(forced)" in words[0]
             for line in words:
                 assert panel._text.width(line) <= room, (line, room)
-    assert len(seen) > panel.decisions
+    assert len(seen) >= panel.decisions  # (a forced last move keeps its words to the end)
     assert forced  # both scenes end on a forced move, named so
 
 

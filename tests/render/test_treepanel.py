@@ -423,7 +423,7 @@ def test_mcts_colours_and_sizes_follow_the_backup_sums() -> None:
     panel.draw()
     layout = panel.layout
     drawn = [n for n in parents if n and layout.node[layout.rep[n]] == n]
-    assert len(drawn) > 20
+    assert len(drawn) > 10
     heights = {}
     for node in drawn:
         row, col = panel.centre(node)  # type: ignore[misc]
@@ -506,7 +506,7 @@ def test_legend_lists_only_the_states_the_run_uses() -> None:
     assert panel_of(BACKTRACKING).legend == ("current", "undone", "visited", "leaf / dead end")
     assert panel_of(BFS).legend == ("current", "frontier", "expanded", "leaf / dead end")
     mcts = panel_of(list(mcts_events(random.Random(0), 12)), 400, 300)
-    assert mcts.legend == ("current", "most visits", "mean reward", "height, number: visits")
+    assert mcts.legend == ("current", "most visits", "mean reward", "height, number: visits done")
     walks = panel_of([*BACKTRACKING, ev(K.RESTART, 0, None)])
     assert "frontier" not in walks.legend
     assert "pruned" not in walks.legend
@@ -815,12 +815,12 @@ def test_light_nodes_fill_the_columns_after_the_heavier_ones() -> None:
         wide += [ev(K.EXPAND, child, 0), ev(K.BACKUP, child, 0, 1.0)]
     wide += [ev(K.BACKUP, 7, 0, 1.0)]  # node 7 has 2 visits, every other child 1
     layout = panel_of(wide, 400, 300).layout
-    # 392 px at 40 px a column (room for "+1.2k" under a bar): 9 columns, the last for the
-    # "+k" of the other 111 nodes
+    # 392 px at 40 px a column (room for "+1.2k" under a bar): 9 columns, the last two for
+    # the "+k" of the other 112 nodes and its lane (where a folded node being searched shows)
     assert layout.columns == 9
     drawn = [layout.node[v] for v in layout.children[0] if layout.kind[v] == ITEM_NODE]
-    assert drawn == [7, 1, 2, 3, 4, 5, 6, 8]
-    assert layout.hidden[layout.children[0][-1]] == 119 - 8
+    assert drawn == [7, 1, 2, 3, 4, 5, 6]
+    assert layout.hidden[layout.children[0][-1]] == 119 - 7
     # asked for, light nodes are left to the "+k" item where the tree does not fit
     only = TreePanel(400, 300, events_for_layout=iter(wide), min_visits=2).layout
     assert [only.node[v] for v in only.children[0] if only.kind[v] == ITEM_NODE] == [7]

@@ -54,17 +54,19 @@ def test_children_stand_by_their_final_visits_most_visited_leftmost() -> None:
 
 
 def test_the_least_visited_children_fold_into_the_last_item() -> None:
-    # 30 children with visits 1..30 in a scrambled creation order: 8 columns of 40 px
+    # 30 children with visits 1..30 in a scrambled creation order: 8 columns of 40 px, the
+    # fold's two (the fold and its lane, where a folded node on the current path is drawn)
     rng = random.Random(2)
     visits = list(range(1, 31))
     rng.shuffle(visits)
     panel = TreePanel(328, 300, events_for_layout=iter(fan(visits)))
     layout = panel.layout
     kids = layout.children[0]
-    assert [layout.kind[v] for v in kids] == [ITEM_NODE] * 7 + [ITEM_AGGREGATE]
-    shown = [visits[layout.node[v] - 1] for v in kids[:-1]]
-    assert shown == [30, 29, 28, 27, 26, 25, 24]
-    assert layout.hidden[kids[-1]] == 23
+    assert [layout.kind[v] for v in kids] == [ITEM_NODE] * 6 + [ITEM_SPOT, ITEM_AGGREGATE]
+    shown = [visits[layout.node[v] - 1] for v in kids[:-2]]
+    assert shown == [30, 29, 28, 27, 26, 25]
+    assert layout.hidden[kids[-1]] == 24
+    assert layout.spots[kids[-1]] == [kids[-2]]
 
 
 def test_other_searches_keep_their_children_in_creation_order() -> None:
@@ -132,23 +134,64 @@ def test_the_current_node_is_never_folded_in_plan_mode() -> None:
     assert check_never_folded(events, 260, 360) > 50
 
 
-def test_spots_stand_in_their_aggregates_column_one_per_row() -> None:
+def test_spots_stand_in_a_lane_beside_their_aggregate_one_per_row() -> None:
     events = list(mcts_events(random.Random(3), 250))
     panel = TreePanel(300, 400, events_for_layout=iter(events))
     layout = panel.layout
     assert layout.spots
     for aggregate, spots in layout.spots.items():
-        assert [layout.x[s] for s in spots] == [layout.x[aggregate]] * len(spots)
+        # the lane: the column just left of the fold, from the fold's own row down
+        lane = layout.x[aggregate] - layout.pitch_x
+        assert [layout.x[s] for s in spots] == [lane] * len(spots)
         assert [layout.row[s] for s in spots] == list(
-            range(layout.row[aggregate] + 1, layout.row[aggregate] + 1 + len(spots))
+            range(layout.row[aggregate], layout.row[aggregate] + len(spots))
         )
         assert all(layout.kind[s] == ITEM_SPOT for s in spots)
+        siblings = layout.children[layout.parent[aggregate]]
+        assert siblings.index(spots[0]) == siblings.index(aggregate) - 1
     # no slot overlaps another: a spot's column is free below its aggregate
     canvas = np.zeros((panel.height, panel.width), dtype=np.int32)
     slots = [panel._slot[v] for v in range(layout.items)]
     for rect in slots:
         canvas[max(0, rect.top) : rect.bottom, max(0, rect.left) : rect.right] += 1
     assert canvas.max() == 1
+
+
+def test_a_folded_node_being_searched_stands_beside_its_fold_with_its_own_visits() -> None:
+    # Issue 20: the node being selected or expanded is never drawn in a "+k" fold's place
+    # nor labelled with the fold's count; the fold stays a separate "+k" beside it.
+    rng = random.Random(2)
+    visits = list(range(2, 32))
+    rng.shuffle(visits)
+    events = fan(visits)  # children 1-30, then a new child 31: expanded, one visit
+    events += [ev(K.SELECT, 0, None), ev(K.EXPAND, 31, 0), ev(K.BACKUP, 31, 0, 0.5)]
+    events += [ev(K.SELECT, 0, None)]
+    panel = TreePanel(328, 300, events_for_layout=iter(events))
+    layout = panel.layout
+    fold = layout.children[0][-1]
+    lane = layout.spots[fold][0]
+    assert layout.kind[fold] == ITEM_AGGREGATE
+    assert layout.rep[local(panel, 31)] == fold  # the least visited: folded
+    assert layout.hidden[fold] == 25  # 24 of children 1-30, and 31
+    for event in events[:-3]:
+        panel.observe(event)
+    panel.draw()
+    assert panel._look(fold)[7] == "+24"
+    assert panel._look(lane) is None  # the lane is empty while no folded node is searched
+    panel.observe(events[-3])  # EXPAND 31: the current node, hidden in the fold
+    panel.observe(events[-2])  # its visit
+    panel.draw()
+    assert panel.drawn_at(31) == panel._slot[lane] != panel._slot[fold]
+    assert panel._look(lane)[7] == "1"  # its own visits
+    assert panel._look(fold)[7] == "+24"  # the others: 31 is drawn, not counted twice
+    assert PATH in slot_colours(panel, panel._slot[lane])  # ringed as the current node
+    assert PATH not in slot_colours(panel, panel._slot[fold])
+    assert layout.x[lane] == layout.x[fold] - layout.pitch_x  # beside it, on its left
+    panel.observe(events[-1])  # back at the root: 31 is folded again, and counted there
+    panel.draw()
+    assert panel.drawn_at(31) is None
+    assert panel._look(lane) is None
+    assert panel._look(fold)[7] == "+25"
 
 
 # -- the principal variation ----------------------------------------------------------------
@@ -176,8 +219,8 @@ def expected_pv(panel: TreePanel, visits: dict[int, int]) -> tuple[list[int], in
 
         best = min(seen, key=key)
         item = item_of(panel, best)
-        if layout.kind[item] != ITEM_NODE:
-            return (line if len(line) > 1 else []), item
+        if layout.kind[item] != ITEM_NODE:  # the line ends in the fold: it has two items
+            return line, item
         line.append(best)
     return (line if len(line) > 1 else []), -1
 

@@ -122,9 +122,9 @@ def test_a_kept_tree_legend_says_visits_include_earlier_moves() -> None:
         )
 
     kept = legend_entries(facts(played=True), hidden=False, thumbnails=False)
-    assert kept[-1] == LegendEntry("sizes", "height, number: visits, kept from earlier moves")
+    assert kept[-1] == LegendEntry("sizes", "height, number: visits done, kept from earlier moves")
     fresh = legend_entries(facts(played=False), hidden=False, thumbnails=False)
-    assert fresh[-1] == LegendEntry("sizes", "height, number: visits")
+    assert fresh[-1] == LegendEntry("sizes", "height, number: visits done")
 
 
 def test_the_closing_card_names_the_best_value_in_words() -> None:

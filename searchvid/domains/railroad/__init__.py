@@ -41,6 +41,8 @@ _EXIT_NEIGHBOURS: tuple[int, ...] = tuple(
     cell + OFFSETS[kind.side] for (_, _, kind), cell in zip(EXITS, EXIT_CELLS, strict=True)
 )
 """The board cell each exit leads into, in exit order."""
+_EXIT_NEIGHBOUR_CELLS: frozenset[int] = frozenset(_EXIT_NEIGHBOURS)
+"""The cells some exit leads into, each once (:meth:`RailroadDomain.goal_moves_bound`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -140,6 +142,26 @@ class RailroadDomain(Domain):
     def heuristics(self) -> Mapping[str, Heuristic]:
         """``tiles``: estimated tiles still needed to join all twelve exits."""
         return {"tiles": remaining_tiles}
+
+    terms = words.TERMS
+
+    def goal_moves_bound(self, node: Any) -> int | None:
+        """A lower bound on the moves any goal still needs from ``node``: the number of
+        distinct empty cells that an exit leads into (12 on the empty board, 0 at a goal).
+
+        Proof. At a goal one network joins every exit, and an exit joins a network only
+        through the tile on the interior cell it leads into, so at a goal each of those cells
+        holds a tile. Tiles are never taken off or moved, and a move places at most one tile
+        (the puzzle's moves place one; the game's draw one die or a special route as one
+        tile, or end a round or roll the dice, placing none). So every such cell empty on
+        ``node`` needs a move of its own: at least as many moves as there are such cells.
+        They are counted once each, for two exits that led into one cell would need only one
+        tile there (none do on the 7x7 board, but the count does not rely on it). The bound
+        holds under both rules; it is not the distance, which is far larger (the routes
+        between the exits need tiles too).
+        """
+        cells = node.cells
+        return sum(1 for cell in _EXIT_NEIGHBOUR_CELLS if not cells[cell])
 
     def is_goal(self, node: Any) -> bool:
         """Whether one network joins all twelve exits."""

@@ -10,6 +10,12 @@ Roads are dark grey bands with a white dashed centre line; rails are two black r
 ties; a station is a red building on black; the overpass carries the road over the rail on a
 bridge; exits are orange arrows pointing off the board.
 
+A route end the scoring counts as an error runs into a barrier (:data:`view.ERROR_TILE_NAMES`):
+a bar striped red and white in a black frame, just inside the edge of the cell the route runs
+into, wider than a route (so it reads as closing it, not as a station or an exit) and clear
+of the routes, markers and buildings drawn in that cell. The legend's swatch shows a road
+ending at a larger barrier.
+
 The game's row under the board (:data:`view.STRIP_TILE_NAMES`) uses the same palette: a
 round is a dark badge with its number and seven pips; a die is a white rounded face showing
 its route in the first orientation, greyed once drawn and crossed out in red when skipped; a
@@ -29,7 +35,7 @@ import numpy.typing as npt
 from PIL import Image
 
 from searchvid.domains.railroad.tiles import TILES, ExitKind, Group, Side, Transport
-from searchvid.domains.railroad.view import DIE_STATES, TILE_NAMES
+from searchvid.domains.railroad.view import DIE_STATES, ERROR_SWATCH, TILE_NAMES
 from searchvid.render.tileart import tile_art_main, write_tile_pngs
 
 __all__ = ["PALETTE", "TILE_SIZE", "draw_tile", "main", "tile_pixels", "write_tiles"]
@@ -209,6 +215,43 @@ def _open_blocks() -> Canvas:
     return canvas
 
 
+# --- error barriers ------------------------------------------------------------------------------
+
+_BAR_FROM, _BAR_TO = 1, 6  # the barrier's frame, in blocks from the edge (past the grid line)
+_BAR_HALF = 11.0  # half its length: past the road band (7) and the rail ties (6.5)
+
+
+def _paint_barrier(
+    canvas: Canvas, u: Field, v: Field, start: float, end: float, half: float
+) -> None:
+    """A barrier across a route: a black frame from ``start`` to ``end`` blocks along ``u``,
+    ``half`` blocks either side across it, filled with red and white diagonal stripes."""
+    frame = (u >= start) & (u < end) & (np.abs(v) < half)
+    canvas[frame] = _BLACK
+    inside = (u >= start + 1) & (u < end - 1) & (np.abs(v) < half - 1)
+    canvas[inside] = _STATION
+    canvas[inside & (np.mod(u + v, 6.0) < 3.0)] = _LINE
+
+
+def _error_blocks(name: str) -> Canvas:
+    """Tile ``name`` (``"<tile>+error-<sides>"``): the tile with a barrier on each side."""
+    base, letters = name.split("+error-")
+    canvas = _open_blocks() if base == "open" else _named_blocks(base)
+    for letter in letters:
+        u, v = _along(Side("NESW".index(letter)))
+        _paint_barrier(canvas, u, v, _BAR_FROM, _BAR_TO, _BAR_HALF)
+    return canvas
+
+
+def _error_swatch_blocks() -> Canvas:
+    """The legend's picture: a road from the west edge ending at a barrier."""
+    canvas = _cell_canvas()
+    u, v = _along(Side.W)
+    _paint_road(canvas, u, v, u < 26, u < 26)
+    _paint_barrier(canvas, u, v, 26, 36, 18)
+    return canvas
+
+
 # --- the game's row: rounds, dice, special routes ----------------------------------------------
 
 _GLYPHS: dict[str, tuple[str, ...]] = {
@@ -350,12 +393,21 @@ def tile_pixels(name: str) -> Canvas:
         blocks = _exit_blocks(ExitKind(name))
     elif (strip := _strip_blocks(name)) is not None:
         blocks = strip
+    elif name == ERROR_SWATCH:
+        blocks = _error_swatch_blocks()
+    elif "+error-" in name:
+        blocks = _error_blocks(name)
     else:
-        tile = next((t for t in TILES if t.name == name), None)
-        if tile is None:
-            raise ValueError(f"unknown railroad tile {name!r}")
-        blocks = _tile_blocks(tile.groups)
+        blocks = _named_blocks(name)
     return np.repeat(np.repeat(blocks, 2, axis=0), 2, axis=1)
+
+
+def _named_blocks(name: str) -> Canvas:
+    """The blocks of the oriented route tile ``name``."""
+    tile = next((t for t in TILES if t.name == name), None)
+    if tile is None:
+        raise ValueError(f"unknown railroad tile {name!r}")
+    return _tile_blocks(tile.groups)
 
 
 def draw_tile(name: str) -> Image.Image:

@@ -41,6 +41,7 @@ __all__ = [
     "Network",
     "Score",
     "cluster_sizes",
+    "error_ends",
     "exit_roots",
     "game_score",
     "largest_network",
@@ -473,6 +474,21 @@ def _error_ends(cells: bytes) -> Iterator[int]:
                     yield other
             elif SIDES[code][facing] != transport:
                 yield -1
+
+
+def error_ends(cells: bytes) -> Iterator[tuple[int, int]]:
+    """Every route end that :attr:`Score.errors` counts, as ``(cell, side)``: the interior
+    cell whose route ends there and the side it ends on (0 to 3: N, E, S, W), in cell
+    order, then side order. One pair per error, so their number is the board's errors."""
+    interior = _INTERIOR_SET
+    for c in INTERIOR:
+        for offset, facing, transport in _ENDS[cells[c]]:
+            other = c + offset
+            code = cells[other]
+            if (code == EMPTY and other in interior) or (
+                code != EMPTY and SIDES[code][facing] != transport
+            ):
+                yield c, (facing + 2) % 4
 
 
 def _errors(cells: bytes) -> int:

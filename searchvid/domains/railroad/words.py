@@ -18,10 +18,12 @@ from searchvid.domains.railroad.network import cluster_sizes, game_score
 from searchvid.domains.railroad.rules import Board
 from searchvid.domains.railroad.tiles import TILES
 from searchvid.domains.railroad.values import SCORE_RANGE
+from searchvid.render.setting_words import GOAL_TERM, MOVES_TERM
 from searchvid.search.status import Field
 
 __all__ = [
     "POINTS_WORDS",
+    "TERMS",
     "TILE_WORDS",
     "VALUE_FUNCTION_WORDS",
     "board_figures",
@@ -75,6 +77,12 @@ VALUE_FUNCTION_WORDS: dict[str, tuple[str, str]] = {
 }
 """What the strip calls each value function of the puzzle, and what it measures: a reader
 sees ``closeness to goal 0.539``, not the function's name ``network``."""
+
+
+TERMS: dict[str, str] = {GOAL_TERM: f"joining all {_EXITS} exits", MOVES_TERM: "tiles"}
+"""The domain's words for the cards' generic phrases: what a goal is, and what its lower
+bound on the moves to one counts (tiles, as a move places at most one): ``joining all 12
+exits needs at least 12 tiles`` (see :func:`~searchvid.render.setting_words.describe_reach`)."""
 
 
 POINTS_WORDS = ("points", "the dice game's score")

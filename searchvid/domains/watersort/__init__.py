@@ -104,6 +104,7 @@ class WaterSortDomain(Domain):
     has_goal = True
     default_value = "progress"
     default_heuristic = "runs"
+    move_count = "pours"  # a state carries its pours from the start: its depth
 
     def __init__(self, options: WaterSortOptions) -> None:
         super().__init__(options)

@@ -1,4 +1,5 @@
-"""Cheap access to nodes: keys, and random children drawn without revisiting states."""
+"""Cheap access to nodes: keys, random children drawn without revisiting states, and
+nature's rolls on the line a search plays."""
 
 from __future__ import annotations
 
@@ -58,6 +59,52 @@ def _chance_draw(node: Any, rng: random.Random) -> Any:
 
 def _native_draw(node: Any, rng: random.Random) -> Any:
     return node.random_child(rng)
+
+
+class Nature:
+    """Nature's rolls on the line a search plays as a game, the same for every algorithm.
+
+    An algorithm that plays a game of chance (MCTS in plan mode, minimax/expectimax with
+    ``play``, a random walk) draws the outcome of each chance node its played line reaches
+    here, not from its own rng, so that the rolls do not depend on how many numbers its
+    search drew before them. The ``k``-th roll (from 0) of game ``g`` (from 0: a random
+    walk's walks are games 0, 1, ...; any other search plays game 0) is the node's
+    ``sample_outcome`` with a fresh ``random.Random`` seeded with a string made of ``k``,
+    ``g`` and 64 bits drawn from a copy of the algorithm's rng as it was when this object
+    was made -- at the start of the traversal, where a scene's search holds
+    ``random.Random(seed)`` untouched, so those bits depend on the seed alone. (String
+    seeds are hashed with SHA-512 by :class:`random.Random`, the same in every Python run.)
+
+    The guarantee: with the same seed, every algorithm's ``k``-th roll of a game, drawn at
+    the same chance node (same state), is the same outcome. Where a domain's outcomes do not
+    depend on the state (Railroad Ink's dice), the same seed rolls the same dice in the same
+    order for every algorithm, whatever each places between the rolls; where they do, the
+    draw is still deterministic and independent of the algorithm given the state. The
+    algorithm's rng is only copied, never advanced: its search keeps drawing its own
+    samples (MCTS playouts, expectimax's sampled rolls) from it as before.
+    """
+
+    __slots__ = ("_base", "_game", "_rolls")
+
+    def __init__(self, rng: random.Random) -> None:
+        copy = random.Random()
+        copy.setstate(rng.getstate())
+        self._base = copy.getrandbits(64)
+        self._game = 0
+        self._rolls = 0
+
+    def roll(self, node: Any) -> Any:
+        """The next roll of the game under way: ``node.sample_outcome`` (a chance node)."""
+        dice = random.Random(
+            f"searchvid nature {self._base:016x} game {self._game} roll {self._rolls}"
+        )
+        self._rolls += 1
+        return node.sample_outcome(dice)
+
+    def new_game(self) -> None:
+        """Start the next game (a random walk's next walk): its rolls count from 0 again."""
+        self._game += 1
+        self._rolls = 0
 
 
 def key_function(root: Any) -> KeyFunction:

@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm, BudgetSpent, list_children
-from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
+from searchvid.search.algorithms._access import Nature, draw_unvisited, drawer, key_function
 from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import (
     Capability,
@@ -235,7 +235,10 @@ class Mcts(Algorithm[MctsOptions]):
     at a state with no move left (with ``avoid_cycles``: none off the committed line).
 
     In plan mode a committed line that reaches a chance node does not search there: the
-    real outcome is drawn with ``sample_outcome`` and the rng, emitted as ``ROLL`` (depth one
+    real outcome is drawn with ``sample_outcome`` from nature's own stream
+    (:class:`~searchvid.search.algorithms._access.Nature`, made before the first iteration:
+    not the rng the iterations draw from, so the same seed rolls the same outcomes, given
+    the same states, as any other algorithm's game), emitted as ``ROLL`` (depth one
     more, value = the outcome's mean reward for player 0 as for MOVE, or None unvisited)
     and the tree is re-rooted on it (keeping its subtree when that outcome was drawn
     before); the search goes on from there. In a domain with chance nodes a game is played
@@ -338,6 +341,8 @@ class Mcts(Algorithm[MctsOptions]):
     """Units of the work budget left to the running traversal."""
     _cap: int = 0
     """The most children a listing may hold: the traversal's whole budget."""
+    _nature: Nature | None = None
+    """Plan mode in a game of chance: where the played line's rolls come from."""
 
     def status(self) -> Sequence[Field]:
         """The search's own numbers for the strip, each O(1).
@@ -405,6 +410,8 @@ class Mcts(Algorithm[MctsOptions]):
         self._left = self._cap = self._budget()
         self._draw = drawer(root, self._cap)
         self._chance = Capability.CHANCE in caps
+        # the played line's rolls: derived from the rng before any iteration draws from it
+        self._nature = Nature(self.rng) if self._chance and opts.mode == "plan" else None
         # at chance nodes a rollout draws with sample_outcome, through the chance-aware draw
         self._native = Capability.RANDOM_CHILD in caps and not self._chance
         # children counted, not listed, where they are found by drawing
@@ -507,12 +514,13 @@ class Mcts(Algorithm[MctsOptions]):
             step += 1
 
     def _roll(self, tree: _TreeNode) -> _TreeNode:
-        """The real outcome of chance node ``tree``, drawn with the rng: its tree node (kept
+        """The real outcome of chance node ``tree``, nature's next roll: its tree node (kept
         with its subtree if the search drew that outcome before, else a new one)."""
         outcomes = tree.outcomes
         assert outcomes is not None
         assert tree.kids is not None
-        state = tree.state.sample_outcome(self.rng)
+        assert self._nature is not None
+        state = self._nature.roll(tree.state)
         k = self._key(state)
         kid = outcomes.get(k)
         if kid is None:

@@ -31,6 +31,7 @@ from typing import Any
 from searchvid.errors import CapabilityError, RunError, UserCodeError
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm, BudgetSpent
+from searchvid.search.algorithms._access import Nature
 from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of, children_of, key_of, require
 from searchvid.search.status import Field
@@ -185,8 +186,11 @@ class Minimax(Algorithm[MinimaxOptions]):
     - With ``play``: ``MOVE`` for the root (depth 0), then for each move of the best line,
       each found by a silent re-search of the current position with the warm table, until
       the game ends (value: the position's value). Where the line reaches a chance node,
-      nature's outcome is drawn with the rng (``sample_outcome``) and emitted as ``ROLL``
-      instead (value: the outcome's value), and the line goes on from it.
+      nature's outcome is drawn (``sample_outcome``) and emitted as ``ROLL`` instead
+      (value: the outcome's value), and the line goes on from it. Those rolls come from
+      nature's own stream (:class:`~searchvid.search.algorithms._access.Nature`, made before
+      the search draws anything), not the rng the search samples with, so the same seed
+      rolls the same outcomes, given the same states, as any other algorithm's game.
 
     Chance nodes (expectimax; see the module docstring): the children of a chance node are
     its outcomes, in ``outcomes()`` order, each searched with its probability as weight --
@@ -401,6 +405,9 @@ class Minimax(Algorithm[MinimaxOptions]):
         return 1.0 - value
 
     def _traverse(self, root: Any) -> Iterator[Event]:
+        # the played line's rolls: derived from the rng before the search draws from it
+        chance = Capability.CHANCE in capabilities_of(root)
+        nature = Nature(self.rng) if chance and self.options.play else None
         self._start(root)
         spent = False
         try:
@@ -415,13 +422,13 @@ class Minimax(Algorithm[MinimaxOptions]):
             self._counts.window = None  # the moves played are not searched in a window
             node, depth, kind = root, 0, _MOVE
             nid, parent = 0, None  # the root was reported: it is tree node 0
-            chance = self._chance
             whole = self.options.samples == 0  # chance nodes were searched outcome by outcome
             while True:
                 yield Event(kind, node, depth, step, self._for_player0(node, value), nid, parent)
                 step += 1
                 if chance and node.is_chance():
-                    child, kind = node.sample_outcome(self.rng), _ROLL
+                    assert nature is not None
+                    child, kind = nature.roll(node), _ROLL
                     move = _move_number(node, child) if whole else None
                 elif child is None:
                     return

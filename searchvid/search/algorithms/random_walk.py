@@ -9,7 +9,7 @@ from typing import Any
 
 from searchvid.options import option
 from searchvid.search.algorithm import Algorithm, BudgetSpent
-from searchvid.search.algorithms._access import draw_unvisited, drawer, key_function
+from searchvid.search.algorithms._access import Nature, draw_unvisited, drawer, key_function
 from searchvid.search.events import Event, EventKind, new_event
 from searchvid.search.node import Capability, capabilities_of
 from searchvid.search.status import Field
@@ -48,7 +48,10 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
     - At a chance node the walk follows nature: the outcome is drawn with its probability
       (``sample_outcome``) and gets ``ROLL`` instead of ``ENTER`` (still ``LEAF`` when the
       walk ends there), so a random game shows each roll of the dice. With ``avoid_cycles``
-      an outcome already visited in the walk ends it at the chance node (LEAF).
+      an outcome already visited in the walk ends it at the chance node (LEAF). Each walk
+      is a game: its rolls come from nature's own stream
+      (:class:`~searchvid.search.algorithms._access.Nature`, walk ``w`` its game ``w - 1``),
+      so the first walk rolls what any other algorithm's game with the same seed rolls.
     - ``IMPROVE`` right after an ENTER/ROLL/LEAF whose node's value strictly beats every
       earlier node's. ENTER/ROLL/LEAF/RESTART carry the node's value.
 
@@ -64,7 +67,8 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
     and number more than the whole budget spends it too.
 
     Children are drawn with :func:`~searchvid.search.node.random_child` semantics from
-    ``self.rng`` (the domain's ``random_child`` where declared), so a seed fixes the stream.
+    ``self.rng`` (the domain's ``random_child`` where declared), and nature's rolls from a
+    stream derived from it, so a seed fixes the stream.
     """
 
     name = "random-walk"
@@ -108,6 +112,7 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
         caps = capabilities_of(root)
         check_terminal = Capability.TERMINAL in caps
         chance = Capability.CHANCE in caps
+        nature = Nature(rng) if chance else None  # before any draw: from the seed alone
         work = cap = self._budget()
         draw = drawer(root, cap)
         key = key_function(root)
@@ -128,6 +133,8 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
                 fresh = False  # `node` was created by this walk: its steps are all new
                 visited: set[Hashable] = {key(root)} if avoid else set()
                 if walk:
+                    if nature is not None:
+                        nature.new_game()
                     yield Event(_RESTART, root, 0, step, v, 0, None)
                     step += 1
                 while True:
@@ -138,8 +145,8 @@ class RandomWalk(Algorithm[RandomWalkOptions]):
                     k = None
                     if depth == max_depth or (check_terminal and node.is_terminal()):
                         nxt = None
-                    elif chance and node.is_chance():
-                        nxt = draw(node, rng)  # nature's roll: sample_outcome
+                    elif nature is not None and node.is_chance():
+                        nxt = nature.roll(node)
                         if avoid:
                             k = key(nxt)
                             if k in visited:

@@ -11,7 +11,7 @@ from PIL import Image
 
 from searchvid.domains.railroad.art import PALETTE, TILE_SIZE
 from searchvid.domains.railroad.tiles import TILES, Side, Transport
-from searchvid.domains.railroad.view import STRIP_TILE_NAMES, TILE_NAMES
+from searchvid.domains.railroad.view import ERROR_TILE_NAMES, STRIP_TILE_NAMES, TILE_NAMES
 
 ASSETS = Path(__file__).resolve().parents[3] / "tile_assets" / "railroad"
 
@@ -32,9 +32,12 @@ def assets() -> dict[str, Pixels]:
 
 def test_the_view_has_every_oriented_tile_plus_markers_and_exits() -> None:
     # empty border, 58 oriented route tiles, 8 exit kinds, empty interior cell, open marker,
-    # then the game's row: 7 rounds, game over, unrolled die, 9 faces x 3 states, 7 slots
-    assert len(TILE_NAMES) == 1 + 58 + 8 + 2 + len(STRIP_TILE_NAMES)
+    # then the game's row: 7 rounds, game over, unrolled die, 9 faces x 3 states, 7 slots,
+    # then the error barriers: the legend's swatch, the open marker with any of 15 sets of
+    # sides, 24 two-route tiles with 3 sets of their two blank sides, 16 Ts with their one
+    assert len(TILE_NAMES) == 1 + 58 + 8 + 2 + len(STRIP_TILE_NAMES) + len(ERROR_TILE_NAMES)
     assert len(STRIP_TILE_NAMES) == 7 + 1 + 1 + 9 * 3 + 1 + 6
+    assert len(ERROR_TILE_NAMES) == 1 + 15 + 24 * 3 + 16
     assert len(TILES) == 58
 
 

@@ -1,11 +1,12 @@
 """A reader's count of joined exits, checked against the rules (issue 20, item 6).
 
-The last frame of ``scenes/railroad-game-expectimax.toml`` says "exits joined 5/12, exit
-points 24". A reader counted six exits on one network (top B, top D, left 4, left 2, right 4,
-bottom B). The sixth, top D, reaches the big network only through the road T at D5, whose
+The last frame of ``scenes/railroad-game-expectimax.toml`` said "exits joined 5/12, exit
+points 24" (before nature's rolls came from a stream of their own, which changed its game).
+A reader counted six exits on one network (top B, top D, left 4, left 2, right 4, bottom B).
+The sixth, top D, reaches the big network only through the road T at D5, whose
 south end meets the *blank* north side of the station at D4 (road west, rail east): under
 the published game's rules a route end may face a blank side, and then nothing is joined and
-the end is an error. These tests pin that reading on the scene's own final board.
+the end is an error. These tests pin that reading on that final board.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from searchvid.domains.railroad.game import game_rules
 from searchvid.domains.railroad.grid import EXIT_CELLS, SIZE
 from searchvid.domains.railroad.network import EXIT_POINTS, Score, game_score, networks
 
-# The expectimax scene's final board (seed 5), rows 1-7 = the board's rows 7-1.
+# The expectimax scene's final board then (seed 5), rows 1-7 = the board's rows 7-1.
 FINAL_BOARD = {
     (1, 1): "road-cross-r0",
     (1, 2): "road-curve-r270",
@@ -79,7 +80,7 @@ def test_the_disputed_network_joins_five_exits_not_six(make_board: BoardMaker) -
     score = game_score(board.cells)
     assert score == Score(exits=24, longest_road=8, longest_rail=5, centre=5, errors=5)
     assert score.exits == EXIT_POINTS[5] + EXIT_POINTS[2] + EXIT_POINTS[2]
-    assert score.total == 37  # the frame's "game over: 37 points"
+    assert score.total == 37  # the frame's "game over: 37 points" then
 
 
 def test_a_station_with_a_road_to_the_north_would_join_top_d(make_board: BoardMaker) -> None:

@@ -30,7 +30,12 @@ from searchvid.domains.railroad.network import Score, game_score, open_ends
 from searchvid.domains.railroad.rules import Board, tile_rules
 from searchvid.domains.railroad.tiles import TILES, Side, code_groups, code_name
 from searchvid.domains.railroad.values import SCORE_RANGE, score_value
-from searchvid.domains.railroad.view import STRIP_TILE_NAMES, TILE_NAMES, strip_names
+from searchvid.domains.railroad.view import (
+    ERROR_TILE_NAMES,
+    STRIP_TILE_NAMES,
+    TILE_NAMES,
+    strip_names,
+)
 from searchvid.errors import OptionError
 from searchvid.search.node import Capability, capabilities_of
 
@@ -95,7 +100,7 @@ def test_rules_default_to_the_puzzle_and_game_starts_before_the_first_roll() -> 
 
 def test_the_puzzle_view_keeps_its_tile_ids_and_grid() -> None:
     assert TILE_NAMES[: 1 + 58 + 8 + 2][-2:] == ("empty-cell", "open")
-    assert TILE_NAMES[1 + 58 + 8 + 2 :] == STRIP_TILE_NAMES
+    assert TILE_NAMES[1 + 58 + 8 + 2 :] == STRIP_TILE_NAMES + ERROR_TILE_NAMES
     grid = make_domain("railroad", {}).view().grid(Board.start())
     assert grid.shape == (9, 9)
     assert int(grid.max()) < 1 + 58 + 8 + 2

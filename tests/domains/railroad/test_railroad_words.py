@@ -167,11 +167,21 @@ def _check_placement_matches_the_view(
     assert match, text
     row, col = _grid_cell(match[2])
     assert TILE_NAMES[before[row, col]] in ("open", "empty-cell"), text
-    assert TILE_NAMES[after[row, col]] == code_name(child.cells[row * SIZE + col])
+    assert _unbarred(after[row, col]) == code_name(child.cells[row * SIZE + col])
     assert TILES[child.cells[row * SIZE + col] - 1].base == WORDS_TO_BASE[match[1]], text
     changed = {(int(r), int(c)) for r, c in np.argwhere(before[:SIZE] != after[:SIZE])}
-    placed = {rc for rc in changed if TILE_NAMES[after[rc]] not in ("open", "empty-cell")}
-    assert placed == {(row, col)}, text  # nothing else got a tile (open markers may move)
+    placed = {
+        rc
+        for rc in changed
+        if _unbarred(after[rc]) not in ("open", "empty-cell", _unbarred(before[rc]))
+    }
+    # nothing else got a tile (open markers may move, error barriers may appear)
+    assert placed == {(row, col)}, text
+
+
+def _unbarred(tile: int) -> str:
+    """The name of tile id ``tile`` without its error barriers."""
+    return TILE_NAMES[tile].split("+error-")[0]
 
 
 @pytest.mark.parametrize("seed", range(2))
