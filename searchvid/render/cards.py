@@ -330,22 +330,18 @@ def strip_text(
     return narration.text(event, best, improving, fields, ending)
 
 
-def card_texts(settings: Sequence[Field]) -> tuple[str, ...]:
-    """What a search's opening card adds to the texts its strip is sized for
-    (:class:`~searchvid.render.hud.StripContent`): where it states that a goal is out of
-    the search's reach (an :class:`~searchvid.render.setting_words.OutOfReach` among
-    ``settings``), a line for that and a line for what the search keeps instead, so that the
-    strip grows to hold them rather than push the card's other fields off it (a strip is
-    sized before the start position's own words are known); none for other searches. Each
-    text is wider than any line (it is sized, never drawn), so each counts a whole line."""
+def card_lines(settings: Sequence[Field]) -> int:
+    """Whole status lines a search's opening card adds to those its strip is sized for
+    (:attr:`~searchvid.render.hud.StripContent.extra_lines`): where it states that a goal is
+    out of the search's reach (an :class:`~searchvid.render.setting_words.OutOfReach` among
+    ``settings``), one for that and one for each field after it (what the search keeps
+    instead), so that the strip grows to hold them rather than push the card's other fields
+    off it (a strip is sized before the start position's own words are known); none for
+    other searches."""
     if out_of_reach(settings) is None:
-        return ()
+        return 0
     start = next(i for i, field in enumerate(settings) if isinstance(field, OutOfReach))
-    return tuple(f"{field.text()} {_WHOLE_LINE}" for field in settings[start:])
-
-
-_WHOLE_LINE = "\u2003" * 400
-"""Em spaces that make a text sized for a strip wider than any line (:func:`card_texts`)."""
+    return len(settings) - start
 
 
 def _unreachable(text: HudText, settings: Sequence[Field]) -> HudText:

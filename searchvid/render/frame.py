@@ -35,7 +35,7 @@ from searchvid.errors import RunError, UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
 from searchvid.render.boardlegend import PLACED_MARK, BoardLegend
 from searchvid.render.canvas import FrameBuffer, PixelFormat, Pixels, Rect, RgbPanel
-from searchvid.render.cards import card_texts, crowned_title, race_result, strip_text
+from searchvid.render.cards import card_lines, crowned_title, race_result, strip_text
 from searchvid.render.celllabels import LabelLayer, labels_of
 from searchvid.render.filmstrip import Filmstrip
 from searchvid.render.framelayout import Column, FrameLayout
@@ -130,8 +130,8 @@ class FramePainter:
                         values=t.voice.values,
                         narrated=t.voice.narrator is not None,
                     )
-                )
-                + card_texts(t.voice.settings),
+                ),
+                extra_lines=card_lines(t.voice.settings),
             )
             for t in tracks
         ]

@@ -54,9 +54,13 @@ def cell_ground(tile: Pixels) -> RGB:
     band = max(1, tile.shape[0] // 8)
     edges = np.ones(tile.shape[:2], dtype=bool)
     edges[band:-band, band:-band] = False
-    flat = tile[edges]
-    colors, counts = np.unique(flat, axis=0, return_counts=True)
-    return as_rgb(colors[int(counts.argmax())])
+    flat = tile[edges].astype(np.uint32)
+    # packed as 0xRRGGBB, whose order is the colours' order: np.unique over rows (axis=0)
+    # sorts far slower, and Railroad Ink's atlas asks for some 170 tiles twice
+    packed = flat[:, 0] << 16 | flat[:, 1] << 8 | flat[:, 2]
+    values, counts = np.unique(packed, return_counts=True)
+    most = int(values[int(counts.argmax())])
+    return (most >> 16, most >> 8 & 0xFF, most & 0xFF)
 
 
 def tinted(ground: RGB, level: int) -> RGB:

@@ -122,10 +122,13 @@ class StripContent:
         title: The title it shows.
         status: Status texts like the ones it will show (the phase, then ``name value`` for
             each field): the strip gets as many status lines as these fill.
+        extra_lines: Whole status lines added for texts a typical search does not show (an
+            opening card's statement that a goal is out of reach).
     """
 
     title: str = ""
     status: tuple[str, ...] = ()
+    extra_lines: int = 0
 
 
 def expected_status(algorithm: str, *, values: bool, narrated: bool) -> tuple[str, ...]:
@@ -201,11 +204,13 @@ class Hud:
         sized = list(contents) if contents else [_DEFAULT_CONTENT]
         self._race = len(sized) > 1  # columns side by side: see _RACE_CARD
         if self._race:
-            sized = [StripContent(c.title, (*c.status, *_RACE_CARD)) for c in sized]
+            sized = [StripContent(c.title, (*c.status, *_RACE_CARD), c.extra_lines) for c in sized]
         self._rooms = sized_rooms(text for c in sized for text in c.status)
         self.title_lines = max(1, *(len(self._wrap(c.title)) for c in sized))
         self.status_lines = (
-            0 if title_only else max(1, *(self._lines_needed(c.status) for c in sized))
+            0
+            if title_only
+            else max(1, *(self._lines_needed(c.status, c.extra_lines) for c in sized))
         )
         lines = self.title_lines + self.status_lines + (1 if self.captions else 0)
         self.height = 2 * self._pad + lines * self._line
@@ -283,13 +288,13 @@ class Hud:
             words = words[count:]
         return lines or [""]
 
-    def _lines_needed(self, texts: Sequence[str]) -> int:
-        """Status lines ``texts`` fill at their slots' widths."""
-        if not texts:
-            return 1
-        slots = self._slots(texts)
+    def _lines_needed(self, texts: Sequence[str], extra: int = 0) -> int:
+        """Status lines ``texts`` fill at their slots' widths, plus ``extra`` whole lines."""
         most = _MAX_RACE_LINES if self._race else _MAX_STATUS_LINES
-        return min(most, len(_greedy(slots, self._usable, self._gap)))
+        if not texts:
+            return min(most, 1 + extra)
+        slots = self._slots(texts)
+        return min(most, len(_greedy(slots, self._usable, self._gap)) + extra)
 
     @property
     def _usable(self) -> int:
