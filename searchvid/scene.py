@@ -55,7 +55,7 @@ from searchvid.errors import (
     UserCodeError,
 )
 from searchvid.memory import peak_rss_mb
-from searchvid.options import build_options, option
+from searchvid.options import build_options, option, option_docs
 from searchvid.plugins import PluginRegistry
 from searchvid.render.atlas import TileAtlas
 from searchvid.render.choices import Choices, count_children
@@ -85,9 +85,11 @@ from searchvid.render.setting_words import (
     FRAMES_KEY,
     GOAL_KEY,
     describe_goal,
+    describe_order,
     describe_reach,
     describe_setting,
     goal_bound,
+    unset_said,
 )
 from searchvid.render.settings import VideoOptions
 from searchvid.render.sharedrun import SharedRun
@@ -368,7 +370,12 @@ class Scene:
             value_name=self._value_name(index),
             move_phase=spec.algorithm_type.move_phase,
             settings=_settings(
-                spec.options, spec.algorithm_type.name, self.video.frames, self.domain.has_goal
+                spec.options,
+                spec.algorithm_type.name,
+                self.video.frames,
+                self.domain.has_goal,
+                self.domain,
+                self._stated_defaults(spec),
             )
             + describe_reach(
                 spec.algorithm_type.name,
@@ -413,6 +420,20 @@ class Scene:
         search.work_limit = self.video.max_events
         return self._traversal(search)
 
+    def _stated_defaults(self, spec: SearchSpec) -> dict[str, Any]:
+        """The options of ``spec``'s algorithm with their defaults, for the opening card to
+        state those the scene leaves unset (:func:`~searchvid.render.setting_words.unset_said`):
+        but alpha-beta where it cannot cut off as a rule, a one-player game of chance (the
+        window closes only on a value at the top of the scale: expectimax of the dice game),
+        where "skips moves that cannot change the result" would promise what never happens."""
+        defaults = {
+            key: default for key, _, default in option_docs(spec.algorithm_type.options_type)
+        }
+        caps = capabilities_of(self.root())
+        if Capability.CHANCE in caps and Capability.TO_MOVE not in caps:
+            defaults.pop("alpha_beta", None)
+        return defaults
+
     def goal_moves_bound(self) -> int | None:
         """The domain's lower bound on the moves any goal needs from the start (its optional
         hook ``goal_moves_bound``); None without a goal, the hook, or a bound.
@@ -451,6 +472,9 @@ class Scene:
         # the scale's middle in the game's words ("draw"), named in the panel's legend
         said = self.domain.describe_value(0.5) if outcomes is not None else None
         middle = said.strip() if isinstance(said, str) and said.strip() else None
+        # how to read the labels under the nodes, in the domain's words (legend)
+        own = getattr(self.domain, "node_names", None)
+        names = own.strip() if isinstance(own, str) and own.strip() else None
 
         def make(width: int, height: int, events: Iterable[Event]) -> Any:
             panel = TreePanel(
@@ -461,6 +485,7 @@ class Scene:
                 label=label,
                 outcomes=outcomes,
                 middle=middle,
+                names=names,
                 undo_mark=self.video.undo_mark,
                 changes_only=True,  # frames keep the panel's last picture: copy what changed
             )
@@ -1136,6 +1161,12 @@ class _Traversal(Iterator[Event]):
         """Whether the search is depth-first (:attr:`~searchvid.Algorithm.backtracks`)."""
         return self._search.backtracks
 
+    @property
+    def counts_work(self) -> bool:
+        """Whether a strip of the search alone counts its work in place of its steps (a
+        frontier search's ``counts_work``: its own fields count none)."""
+        return bool(getattr(self._search, "counts_work", False))
+
     def _next(self) -> Event:
         return next(self._events)
 
@@ -1684,7 +1715,12 @@ def _best_name(cls: type[Algorithm[Any]], options: Mapping[str, Any]) -> str:
 
 
 def _settings(
-    options: Mapping[str, Any], algorithm: str = "", frames: str = "all", has_goal: bool = True
+    options: Mapping[str, Any],
+    algorithm: str = "",
+    frames: str = "all",
+    has_goal: bool = True,
+    narrator: Any = None,
+    defaults: Mapping[str, Any] | None = None,
 ) -> tuple[Field, ...]:
     """A ``[search]`` table's settings as fields for the cards: every key the scene sets
     but the algorithm's name, in a reader's phrase where ``algorithm`` (its registry name)
@@ -1694,16 +1730,22 @@ def _settings(
     solution``. ``frames`` is the video's frame selection, for the phrases that say what
     the video shows of the search (``event_depth``). Where the domain has no goal
     (``has_goal`` false), the first field says what the search does instead
-    (:func:`~searchvid.render.setting_words.describe_goal`: ``no goal: visits every node``)."""
+    (:func:`~searchvid.render.setting_words.describe_goal`: ``no goal: visits every node``).
+    The options that decide how much of a game the search visits come first even where the
+    scene leaves them at their ``defaults`` (the algorithm's;
+    :func:`~searchvid.render.setting_words.unset_said`), in the words of the domain
+    ``narrator``'s ``terms``, and the order the domain offers moves in ends the list
+    (:func:`~searchvid.render.setting_words.describe_order`)."""
     fields = []
     known = {**options, FRAMES_KEY: frames, GOAL_KEY: has_goal}
     aim = describe_goal(algorithm, known)
     if aim is not None:
         fields.append(Field("", aim))
-    for key, value in options.items():
+    unset = unset_said(algorithm, options, defaults or {})
+    for key, value in {**unset, **options}.items():
         if key == "algorithm":
             continue
-        phrase = describe_setting(algorithm, key, value, known)
+        phrase = describe_setting(algorithm, key, value, known, narrator)
         if phrase is not None:
             if phrase:  # "": another option's phrase says it
                 fields.append(Field("", phrase))
@@ -1715,4 +1757,7 @@ def _settings(
         if not isinstance(value, int | float | str):
             value = str(value)
         fields.append(Field(words, value))
+    order = describe_order(algorithm, narrator)
+    if order is not None:
+        fields.append(Field("", order))
     return tuple(fields)

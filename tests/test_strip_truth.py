@@ -21,14 +21,17 @@ import pytest
 
 import searchvid
 from searchvid.domains import make_domain
+from searchvid.options import option_docs
 from searchvid.render.hud import HudText
 from searchvid.render.narration import NONE_YET, SEARCHED_DOING
 from searchvid.render.setting_words import (
     FRAMES_KEY,
     GOAL_KEY,
     describe_goal,
+    describe_order,
     describe_reach,
     describe_setting,
+    unset_said,
 )
 from searchvid.render.voice import SAME_PROBLEM
 from searchvid.resources import builtin_scenes_dir
@@ -93,13 +96,21 @@ def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
         table = column.scene.searches[column.index].options
         frames = column.scene.video.frames  # what the card may promise to show
         described = getattr(domain, "describe_value_function", lambda name: None)
-        algorithm = column.scene.searches[column.index].algorithm_type.name
+        algorithm_type = column.scene.searches[column.index].algorithm_type
+        algorithm = algorithm_type.name
         # with no goal, what the search does instead comes first: "visits every node"
         aim = describe_goal(algorithm, {**table, GOAL_KEY: domain.has_goal})
         expected = [aim] if aim is not None else []
-        for key, value in table.items():  # a switch reads as words: "no commit solution"
+        # what decides how much of a game is searched is said even where left at its default
+        defaults = {key: default for key, _, default in option_docs(algorithm_type.options_type)}
+        caps = capabilities_of(column.root)
+        if Capability.CHANCE in caps and Capability.TO_MOVE not in caps:
+            defaults.pop("alpha_beta", None)  # cuts nothing as a rule there: not promised
+        said = {**unset_said(algorithm, table, defaults), **table}
+        for key, value in said.items():  # a switch reads as words: "no commit solution"
             words = key.replace("_", " ")
-            phrase = describe_setting(algorithm, key, value, {**table, FRAMES_KEY: frames})
+            known = {**table, FRAMES_KEY: frames}
+            phrase = describe_setting(algorithm, key, value, known, domain)
             if phrase is not None:  # a reader's phrase: "remembers positions already solved"
                 expected += [phrase] if phrase else []
             elif key != "algorithm":
@@ -108,6 +119,8 @@ def test_the_opening_card_states_the_problem_over_the_start(name: str) -> None:
                 expected.append(
                     words if value is True else f"no {words}" if value is False else words
                 )
+        order = describe_order(algorithm, domain)  # the order the domain offers moves in
+        expected += [order] if order is not None else []
         job = column.scene.render_job(column.index)
         # a goal the domain proves out of the depth limit's reach, and what is kept instead
         bound = column.scene.goal_moves_bound()
@@ -198,8 +211,20 @@ def test_the_algorithm_is_named_for_what_it_searches(name: str) -> None:
 def test_the_domains_fields_describe_the_node_on_screen(name: str) -> None:
     for column in columns(name):
         domain = column.scene.domain
+        # the latest ENTER on screen: the node a frontier search expands (from the start
+        # position the opening card shows)
+        entered = column.opening[0] if column.opening is not None else None
+        entered = entered if entered is not None and entered.kind is EventKind.ENTER else None
         for event, text in column.frames:
             shown = text.status_texts()
+            if event.kind is EventKind.ENTER:
+                entered = event
+            elif event.kind is EventKind.EXPAND and entered is not None:
+                # a child it queues: the strip stays on the node being expanded, and names
+                # the child queued
+                assert event.parent == entered.id
+                assert f"queues {domain.label(event.node)}" in shown
+                event = entered
             # the depth is on the strip, once: as a field, or in the phase (``found Minimax
             # at depth 2``), or as the domain's count of the moves (``pours 2``), which
             # then no field repeats

@@ -210,7 +210,7 @@ def test_caption_status_and_algorithm_reach_the_strip(tmp_path: Path, captured: 
         "step 0",
         "depth 0",
         "queens 0",
-        "value -",
+        "value: none yet",
         "best: none yet",
     ]
     assert [f.text() for f in texts[1].fields][2:4] == ["queens 1", "left a few"]

@@ -22,7 +22,7 @@ from searchvid.render.hud import HudText
 from searchvid.render.narration import Narration
 from searchvid.render.setting_words import OutOfReach, out_of_reach
 from searchvid.render.settings import VideoOptions
-from searchvid.render.voice import BestShown, Card, Ending
+from searchvid.render.voice import BestShown, Card, Ending, Voice
 from searchvid.search.events import Event, EventKind
 from searchvid.search.status import Field
 
@@ -328,6 +328,18 @@ def strip_text(
         text = _one_count(narration.closing(event, best, fields, ending, place))
         return _unreachable(text, narration.voice.settings)
     return narration.text(event, best, improving, fields, ending)
+
+
+def opening_texts(voice: Voice) -> tuple[str, ...]:
+    """The opening card's status texts as ``voice`` will show them over the domain's start
+    (its ``root()``), for sizing the strip to hold the card whole
+    (:attr:`~searchvid.render.hud.StripContent.card`); none where the narrator has no
+    start to describe."""
+    root = getattr(voice.narrator, "root", None)
+    if root is None:
+        return ()
+    start = Event(EventKind.ENTER, root(), 0, 0, None, None, None)
+    return Narration(voice).opening(start).status_texts()
 
 
 def card_lines(settings: Sequence[Field]) -> int:

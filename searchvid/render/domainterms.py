@@ -3,7 +3,8 @@ phase already states.
 
 A domain may give a ``terms`` mapping, phrase to its words, for the phrases of
 :data:`TERMS` (the tree domain's ``{"the start position": "the root", "dead end": "leaf",
-"fewest moves possible": "no shallower goal"}``); a phrase it leaves out stays as is
+"fewest moves possible": "no shallower goal"}``; tic-tac-toe's :data:`SOLVED` says its
+positions turned or mirrored are remembered too); a phrase it leaves out stays as is
 (:func:`term`). Domain-free: the narration asks, the domain answers.
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from searchvid.search.status import Field, format_number
 
-__all__ = ["DEAD_END", "SHORTEST", "START", "TERMS", "says_depth", "term", "unstated"]
+__all__ = ["DEAD_END", "SHORTEST", "SOLVED", "START", "TERMS", "says_depth", "term", "unstated"]
 
 START = "the start position"
 """The opening card's caption over the search's first node."""
@@ -22,7 +23,11 @@ DEAD_END = "dead end"
 """A caption's word for a node with no moves out (a ``LEAF``)."""
 SHORTEST = "fewest moves possible"
 """Breadth-first's closing word on a goal it found level by level."""
-TERMS = (START, DEAD_END, SHORTEST)
+SOLVED = "remembers positions already solved"
+"""The opening card's phrase for a game search's table of positions it has solved (minimax's
+``transposition``): a domain whose positions share an entry with others (tic-tac-toe's
+boards turned or mirrored) says so in its words for it."""
+TERMS = (START, DEAD_END, SHORTEST, SOLVED)
 """The strip's generic phrases a domain may put in its own words (its ``terms``)."""
 
 _DEPTHS = frozenset({"depth", "level"})

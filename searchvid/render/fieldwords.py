@@ -15,6 +15,11 @@ SEARCH_COUNTERS = frozenset({"frontier", "level", "kept"})
 6/6``): on the frames of a found solution played out they would describe where the search
 ended, not the board shown, so those frames leave them out."""
 
+WORK = "work"
+"""The name of a search's work in its own unit (``work 1,204 expansions``: the race's and the
+closing card's count, :data:`searchvid.render.cards.WORK`); a strip that shows it shows no
+step count beside it."""
+
 FOUND_AT = "found at step"
 """What the closing card calls the step of the best board it shows: the step it was found
 at, before the search's last (``found at step 1,348`` after frames up to step 28,018)."""

@@ -35,7 +35,13 @@ from searchvid.errors import RunError, UserCodeError
 from searchvid.render.atlas import RGB, TileAtlas
 from searchvid.render.boardlegend import PLACED_MARK, BoardLegend
 from searchvid.render.canvas import FrameBuffer, PixelFormat, Pixels, Rect, RgbPanel
-from searchvid.render.cards import card_lines, crowned_title, race_result, strip_text
+from searchvid.render.cards import (
+    card_lines,
+    crowned_title,
+    opening_texts,
+    race_result,
+    strip_text,
+)
 from searchvid.render.celllabels import LabelLayer, labels_of
 from searchvid.render.filmstrip import Filmstrip
 from searchvid.render.framelayout import Column, FrameLayout
@@ -132,6 +138,8 @@ class FramePainter:
                     )
                 ),
                 extra_lines=card_lines(t.voice.settings),
+                card=opening_texts(t.voice),
+                recap=Narration(t.voice).recap() if t.voice.captions else "",
             )
             for t in tracks
         ]
@@ -435,9 +443,18 @@ class FramePainter:
         board = self._boards[track]
         before = board.grid
         redrawn = board.update(grid)
+        # an MCTS's board framed as a playout's end or a searched position is not the
+        # position decided: the root's counts there would sit on cells its moves fill
+        playout = self._playouts[track] and shows_playout(event)
+        searched = (
+            not playout
+            and self._searched[track]
+            and not card
+            and self.narrations[track].shows_searched(event)
+        )
         heat = self.heats[track]
         if heat is not None:
-            heat.paint(board, before, redrawn)
+            heat.paint(board, before, redrawn, off=playout or searched)
         undo = self._undo[track]
         # the closing card states the result: a step back there is not news to mark
         left = undo.left_by(event) if undo is not None and card is not Card.CLOSING else None
@@ -469,11 +486,11 @@ class FramePainter:
             )
             bracket(board, cells, width=bracket_width(self.video.tile_size))
             self._labels[track].covered(cells)
-        if self._playouts[track] and shows_playout(event):  # not the position played
+        if playout:  # not the position played
             cells = list(playout_cells(grid.size))
             board.outline(cells, PLAYOUT, width=frame_width(self.video.tile_size))
             self._labels[track].covered(cells)
-        elif self._searched[track] and not card and self.narrations[track].shows_searched(event):
+        elif searched:
             cells = list(playout_cells(grid.size))  # the node searched, not the game's
             board.outline(cells, SEARCHED_COLOR, width=frame_width(self.video.tile_size))
             self._labels[track].covered(cells)

@@ -37,7 +37,10 @@ cell holds its tile, and every count is still of a move from the root. While the
 thinks, most frames are of the root or of its children, so the map stays on from frame to
 frame. A frame about a deeper node (or a playout's end) shows that node's board as it is,
 without heat: there a count would sit on a cell another move fills, and the strip describes
-that node.
+that node. Where the frame's board is framed as not the position decided (in a game played
+move by move, a searched position's frame, and a playout's end: :mod:`searchvid.render.playout`),
+it has no heat either, a child of the root included: a reader takes heat for the position
+shown, and the move's own count would stand on the tile it placed.
 
 **Which cells a move occupies.** By default, the cells whose tile id differs between the
 root's grid and the child's. A view may say better with a ``move_cells(node, child)``
@@ -355,18 +358,22 @@ class HeatLayer:
 
     # -- drawing --------------------------------------------------------------------------
 
-    def paint(self, board: TileBoard, before: TileGrid | None, redrawn: int) -> None:
+    def paint(
+        self, board: TileBoard, before: TileGrid | None, redrawn: int, *, off: bool = False
+    ) -> None:
         """Paint the heat over ``board`` after its ``update`` (``before``: its grid before,
         ``redrawn``: what ``update`` returned), restoring cells that lost their heat.
 
         Only a board that shows the root's position, or a child of the root the frame's
         event steps onto, gets heat: the counts are of the root's moves, and on a deeper
-        board they would sit on cells other moves fill."""
+        board they would sit on cells other moves fill. ``off``: the frame marks its board
+        as not the position decided (a searched position's or a playout's frame), so it
+        gets none either, even one move from the root."""
         grid = board.grid
         if grid is None:
             return
         heat = self.tracker.heat()
-        if heat and not self._over_root(grid):
+        if heat and (off or not self._over_root(grid)):
             heat = {}
         flat = grid.ravel()
         # cells the board drew again from its grid (None: it may have drawn any of them;

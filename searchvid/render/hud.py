@@ -18,7 +18,9 @@ Text is 1/50 of the frame's width tall (:data:`TEXT_SHARE`), never under
 stays legible when a blog shows the video 720 px wide (:attr:`Hud.text_heights`). The strip
 is as tall as what it is sized for (:class:`StripContent`): a title wraps onto as many lines
 as it needs (up to three), and the fields flow over as many lines as the expected fields fill,
-spread evenly so that no line stays empty. Each field has a slot with room for a
+spread evenly so that no line stays empty; a caption gets the lines the closing card's recap
+of the settings fills (up to three), broken between its phrases, so that no setting is
+dropped for want of width. Each field has a slot with room for a
 four-digit number, or less where less is known (:mod:`searchvid.render.slotroom`), so
 values changing length rarely move the fields after them; only the slots whose text
 changed are redrawn. Columns side by side (a race) get up to 8 status lines, not 6: their
@@ -29,13 +31,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
 from searchvid.render.canvas import Rect
+from searchvid.render.linewrap import (
+    greedy,
+    last_aside,
+    last_clause,
+    shortened,
+    wrap_phrases,
+    wrap_words,
+)
 from searchvid.render.slotroom import room_for, sized_rooms
 from searchvid.render.textink import LEVELS, MIN_TEXT, TextInk, ellipsized, ramp
 from searchvid.search.status import Field, format_number
@@ -63,6 +73,10 @@ MAX_FONT = 64
 MAX_TITLE_LINES = 3
 """Lines a title may wrap onto; a longer title is cut with "…" at the end of the last."""
 
+MAX_CAPTION_LINES = 3
+"""Lines a caption may wrap onto (where the strip is sized for a closing recap that long);
+a longer caption loses its asides, then is cut with "…"."""
+
 _BACKGROUND, _TITLE, _STATUS = 0, 1, 2
 _TITLE_BLENDS = 3  # index of the title's first blend; the status's follow the title's
 _STATUS_BLENDS = _TITLE_BLENDS + LEVELS - 1
@@ -81,6 +95,7 @@ _MAX_TOUCHED = 64  # rectangles noted before they are merged into the whole stri
 
 __all__ = [
     "HUD_COLORS",
+    "MAX_CAPTION_LINES",
     "MAX_FONT",
     "MAX_TITLE_LINES",
     "TEXT_SHARE",
@@ -124,11 +139,18 @@ class StripContent:
             each field): the strip gets as many status lines as these fill.
         extra_lines: Whole status lines added for texts a typical search does not show (an
             opening card's statement that a goal is out of reach).
+        card: The opening card's status texts: the strip gets the lines they fill where
+            they need more than ``status`` (a card is never cut to the running lines).
+        recap: The closing card's caption (the algorithm and its settings, known before
+            the run): a strip with a caption line gets as many caption lines as it fills
+            (up to :data:`MAX_CAPTION_LINES`), so that it is shown whole.
     """
 
     title: str = ""
     status: tuple[str, ...] = ()
     extra_lines: int = 0
+    card: tuple[str, ...] = ()
+    recap: str = ""
 
 
 def expected_status(algorithm: str, *, values: bool, narrated: bool) -> tuple[str, ...]:
@@ -204,15 +226,19 @@ class Hud:
         sized = list(contents) if contents else [_DEFAULT_CONTENT]
         self._race = len(sized) > 1  # columns side by side: see _RACE_CARD
         if self._race:
-            sized = [StripContent(c.title, (*c.status, *_RACE_CARD), c.extra_lines) for c in sized]
+            sized = [replace(c, status=(*c.status, *_RACE_CARD)) for c in sized]
         self._rooms = sized_rooms(text for c in sized for text in c.status)
         self.title_lines = max(1, *(len(self._wrap(c.title)) for c in sized))
-        self.status_lines = (
-            0
-            if title_only
-            else max(1, *(self._lines_needed(c.status, c.extra_lines) for c in sized))
+        need = self._lines_needed  # a card of no texts needs 1 line: no more than any status
+        needed = (max(need(c.status, c.extra_lines), need(c.card)) for c in sized)
+        self.status_lines = 0 if title_only else max(1, *needed)
+        self._recaps = frozenset(c.recap for c in sized if c.recap)
+        self.caption_lines = (
+            min(MAX_CAPTION_LINES, max(1, *(len(self._caption(c.recap, 0)) for c in sized)))
+            if self.captions
+            else 0
         )
-        lines = self.title_lines + self.status_lines + (1 if self.captions else 0)
+        lines = self.title_lines + self.status_lines + self.caption_lines
         self.height = 2 * self._pad + lines * self._line
         self.height += self.height % 2
         self.strip: npt.NDArray[np.uint8] = np.zeros((self.height, width), dtype=np.uint8)
@@ -245,10 +271,11 @@ class Hud:
             self._draw_status(status)
             changed = True
         if self.captions and (caption != old_caption or first):
-            usable = self.width - 2 * self._pad
-            cut = self._cut(self._shortened(caption or "", usable), usable)
-            line = self.title_lines + self.status_lines
-            self._draw_line(line, [(cut, self._pad, self.width - self._pad)], _STATUS)
+            lines = self._caption(caption or "", self.caption_lines)
+            for index in range(self.caption_lines):
+                words = lines[index] if index < len(lines) else ""
+                line = self.title_lines + self.status_lines + index
+                self._draw_line(line, [(words, self._pad, self.width - self._pad)], _STATUS)
             changed = True
         self._shown = (title, status, caption)
         self._drawn_once = True
@@ -294,7 +321,7 @@ class Hud:
         if not texts:
             return min(most, 1 + extra)
         slots = self._slots(texts)
-        return min(most, len(_greedy(slots, self._usable, self._gap)) + extra)
+        return min(most, len(greedy(slots, self._usable, self._gap)) + extra)
 
     @property
     def _usable(self) -> int:
@@ -363,12 +390,12 @@ class Hud:
             wide = [
                 i
                 for i, text in enumerate(current)
-                if self._measure(text) > self._usable and _last_aside(text) is not None
+                if self._measure(text) > self._usable and last_aside(text) is not None
             ]
             if not wide:
                 break
             text = current[wide[-1]]
-            start, end = _last_aside(text) or (0, 0)
+            start, end = last_aside(text) or (0, 0)
             current[wide[-1]] = text[:start] + text[end:]
             folded = self._folded(current)
             if self._fits(folded):
@@ -382,22 +409,9 @@ class Hud:
         return tuple(part for group in groups for part in group)
 
     def _wrap_words(self, text: str) -> list[str]:
-        """``text`` broken at spaces into lines of at most a line's width (a word wider than
-        that stays whole, to be cut when drawn). A number stays on the line of the name
-        before it (``cut-offs 88``, not ``cut-offs`` then ``88``)."""
-        lines: list[str] = []
-        words: list[str] = []
-        for word in text.split():
-            if words and word[0].isdigit() and words[-1][-1].isalpha():
-                words[-1] = f"{words[-1]} {word}"
-            else:
-                words.append(word)
-        for word in words:
-            if lines and self._measure(f"{lines[-1]} {word}") <= self._usable:
-                lines[-1] = f"{lines[-1]} {word}"
-            else:
-                lines.append(word)
-        return lines
+        """``text`` broken at spaces into lines of at most a line's width
+        (:func:`~searchvid.render.linewrap.wrap_words`)."""
+        return wrap_words(text, self._usable, self._measure)
 
     def _tight(self, texts: Sequence[str]) -> list[int]:
         """Each text's slot without spare room: its own width."""
@@ -443,36 +457,45 @@ class Hud:
     def _flow(self, slots: list[int]) -> list[list[int]]:
         """Indices of ``slots`` per line: over at most the strip's status lines if they fit,
         on the narrowest measure that keeps them within that many lines."""
-        rows = _greedy(slots, self._usable, self._gap)
+        rows = greedy(slots, self._usable, self._gap)
         if len(rows) >= self.status_lines:
             return rows
         low, high = max(slots), self._usable  # a line as short as the lines allow
         while low < high:
             middle = (low + high) // 2
-            if len(_greedy(slots, middle, self._gap)) <= self.status_lines:
+            if len(greedy(slots, middle, self._gap)) <= self.status_lines:
                 high = middle
             else:
                 low = middle + 1
-        return _greedy(slots, low, self._gap)
+        return greedy(slots, low, self._gap)
 
     def _measure(self, text: str) -> int:
         """Pixels ``text`` takes when set as a whole (kerning included)."""
         return self._text.advance(text)
 
-    def _shortened(self, text: str, width: int) -> str:
-        """``text`` without its asides, where it does not fit ``width`` pixels: the
-        parenthesised parts (a closing caption's settings, which the opening card states),
-        last first, until it fits; then its last comma-separated parts outside brackets
-        (``MCTS, 800 playouts per move, exploration 0.2``: the settings listed after the
-        algorithm's name, where they hold brackets of their own), last first, down to the
-        first, so that a whole phrase goes rather than a word cut in two. A cut line ends
-        in "…" mid-phrase, and what is cut is the end, often the result."""
-        while self._measure(text) > width:
-            aside = _last_aside(text) or _last_clause(text)
-            if aside is None:
-                break
-            text = text[: aside[0]] + text[aside[1] :]
-        return text
+    def _caption(self, caption: str, lines: int) -> list[str]:
+        """``caption`` as drawn on at most ``lines`` lines (0: as many as it fills): on one
+        line where it fits one; else broken between its phrases
+        (:func:`~searchvid.render.linewrap.wrap_phrases`); where that takes more than
+        ``lines`` lines, without its asides until it fits
+        (:func:`~searchvid.render.linewrap.shortened`), the last line cut with "…" if it
+        still does not. A recap the strip was sized for (:attr:`StripContent.recap`) that
+        keeps none of its settings is not drawn at all: a bare algorithm's name reads as
+        cut, and the opening card states the settings."""
+        usable, measure = self._usable, self._measure
+        if measure(caption) <= usable:
+            return [caption]
+        if lines != 1:
+            wrapped = wrap_phrases(caption, usable, measure)
+            if lines == 0 or len(wrapped) <= lines:
+                return [self._cut(line, usable) for line in wrapped]
+        short = shortened(caption, usable, measure, lines)
+        if caption in self._recaps and last_aside(short) is None and last_clause(short) is None:
+            return [""]
+        wrapped = wrap_phrases(short, usable, measure) if lines > 1 else [short]
+        if len(wrapped) > lines:
+            wrapped = [*wrapped[: lines - 1], " ".join(wrapped[lines - 1 :])]
+        return [self._cut(line, usable) for line in wrapped]
 
     def _cut(self, text: str, width: int) -> str:
         """``text``, or its longest prefix ended with "…" that fits ``width`` pixels ("…"
@@ -556,43 +579,3 @@ class _Tail(str):
     its own width, and the next text may follow it on its line."""
 
     __slots__ = ()
-
-
-def _last_aside(text: str) -> tuple[int, int] | None:
-    """Where the last parenthesised part of ``text`` stands, with the space before it:
-    ``(start, end)`` to cut out (nested parentheses kept whole); None where there is none
-    or its parentheses do not match."""
-    end = text.rfind(")")
-    depth = 0
-    for at in range(end, -1, -1):
-        depth += {")": 1, "(": -1}.get(text[at], 0)
-        if depth == 0:
-            start = at - 1 if at > 0 and text[at - 1] == " " else at
-            return start, end + 1
-    return None
-
-
-def _last_clause(text: str) -> tuple[int, int] | None:
-    """Where the last comma-separated part of ``text`` outside brackets stands, with the
-    ``", "`` before it: ``(start, end)`` to cut out; None where there is no such comma."""
-    depth = 0
-    for at in range(len(text) - 1, 0, -1):
-        depth += {")": 1, "(": -1}.get(text[at], 0)
-        if depth == 0 and text[at : at + 2] == ", ":
-            return at, len(text)
-    return None
-
-
-def _greedy(slots: Sequence[int], measure: int, gap: int) -> list[list[int]]:
-    """Indices of ``slots`` per line, each line filled while the next slot fits ``measure``
-    (a slot wider than ``measure`` gets a line of its own)."""
-    rows: list[list[int]] = []
-    used = 0
-    for i, slot in enumerate(slots):
-        if rows and used + gap + slot <= measure:
-            rows[-1].append(i)
-            used += gap + slot
-        else:
-            rows.append([i])
-            used = slot
-    return rows

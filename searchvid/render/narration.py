@@ -17,6 +17,7 @@ from searchvid.render.fieldwords import (
     FOUND_AT,
     SEARCH_COUNTERS,
     SEARCHED,
+    WORK,
     all_searches,
     kept_visits,
     named_win_rate,
@@ -46,9 +47,15 @@ SEARCHED_DOING = f"{SEARCHED} (not played)"
 """What a search is doing on a frame of a board ahead of the game's, once moves are played
 (``MCTS searched position (not played)``; the aside goes first where room is short)."""
 
+QUEUES = "queues"
+"""What a frontier search's frame of a child it generates names the child by, beside the node
+being expanded (``at Uninformed  queues Depth-First``): the child joins the frontier's
+queue, it is not where the search is."""
+
 NONE_YET = "none yet"
 """The best value so far before the search has reported one (``best value so far: none
-yet``)."""
+yet``), and a node's value before the search gave it one (``value: none yet`` as minimax
+enters a node, drawn grey in its tree as "no value yet")."""
 
 
 class Narration:
@@ -68,6 +75,10 @@ class Narration:
         # the first event's (the start position's) node and value: the closing card over a
         # best board gives the start's value for scale (None: not seen yet)
         self._start: tuple[Any, float | None] | None = None
+        # the node the search took last to expand (its latest ENTER): id, node, depth; an
+        # EXPAND of one of its children shows that child joining the frontier, while the
+        # search is still expanding it (None: no ENTER yet)
+        self._expanding: tuple[int, Any, int] | None = None
 
     def observe(self, event: Event) -> None:
         """Remember the event's tree node (every event, in order)."""
@@ -75,6 +86,8 @@ class Narration:
             self._start = (event.node, event.value)
         if event.kind is not EventKind.MOVE:
             self._search_step = event.step
+        if event.kind is EventKind.ENTER and event.id is not None:
+            self._expanding = (event.id, event.node, event.depth)
         if event.kind is EventKind.MOVE:
             self._played.append((event.node, -1 if event.id is None else event.id, event.depth))
             del self._played[:-REPLAY_BOARDS]
@@ -110,13 +123,26 @@ class Narration:
         """
         voice = self.voice
         node = event.node
+        depth = event.depth
+        queued: list[Field] = []
+        expanding = self.expanding(event)
+        if expanding is not None:
+            # a child generated into the frontier: the strip stays on the node being
+            # expanded (its depth, its words) and names the child it queues, or "depth 3"
+            # beside "level 2" reads as the search going deep before finishing a level
+            node, depth = expanding[1], expanding[2]
+            if voice.narrator is not None:
+                queued.append(Field(QUEUES, voice.narrator.label(event.node)))
         step = event.step
         if event.kind is EventKind.MOVE and voice.move_phase == "solution":
             # a found solution replayed is no search step: the count stays where the search
             # ended ("step 13,516" under "the search is over", not rising move by move)
             step = self._search_step if self._search_step is not None else step
-        shown: list[Field] = [Field("step", step)] if voice.steps else []
-        shown.append(Field("depth", event.depth))
+        # a strip that counts the work done (a race's, a frontier search's) counts it alone:
+        # steps (events) beside it are a second measure a reader cannot tell from it
+        counted = ending is None and any(f.name == WORK for f in fields)
+        shown: list[Field] = [Field("step", step)] if voice.steps and not counted else []
+        shown.append(Field("depth", depth))
         if event.kind is EventKind.MOVE and voice.move_phase == "solution" and ending is None:
             # the search is over: its counters would not describe the board shown (the
             # closing card keeps them, as what the search cost)
@@ -130,7 +156,8 @@ class Narration:
         shown.extend(self._worded(f) for f in fields)
         domain = list(voice.narrator.status(node)) if voice.narrator is not None else []
         shown.extend(domain)
-        if self._counts_moves(event, domain):  # "pours 29" says what "depth 29" would
+        shown.extend(queued)
+        if self._counts_moves(depth, domain):  # "pours 29" says what "depth 29" would
             shown = [f for f in shown if f.name != "depth"]
         phase = self._phase(event, ending)
         if ending is not None:
@@ -148,6 +175,8 @@ class Narration:
                 name = f"{name} value"
             end = self._end_words(node)
             said = self._value_words(value, node if own else None)
+            if said is None:  # a dash for "no value yet" is a code a reader has to guess
+                said = NONE_YET
             searched = self._searched(event)
             if own and end is not None and isinstance(said, str):
                 # a finished position's own value is its result: whose it is, or a reader
@@ -182,14 +211,25 @@ class Narration:
         caption = self._caption(event, best, improving) if voice.captions else None
         return HudText(voice.title, phase, tuple(shown), caption)
 
-    def _counts_moves(self, event: Event, domain: Sequence[Field]) -> bool:
+    def _counts_moves(self, depth: int, domain: Sequence[Field]) -> bool:
         """Whether the domain's field that counts the moves from the start (its
-        ``move_count``: Water Sort's ``pours 29``) says the frame's depth, so that the
+        ``move_count``: Water Sort's ``pours 29``) says the frame's ``depth``, so that the
         depth need not be said beside it."""
         name = getattr(self.voice.narrator, "move_count", None)
         return isinstance(name, str) and any(
-            f.name == name and f.value == event.depth and f.of is None for f in domain
+            f.name == name and f.value == depth and f.of is None for f in domain
         )
+
+    def expanding(self, event: Event) -> tuple[int, Any, int] | None:
+        """The node being expanded (id, node, depth) where ``event`` is the ``EXPAND`` of
+        one of its children, generated into a frontier search's frontier (its parent is
+        the node the latest ``ENTER`` took): that node stays the current one while its
+        children are generated. None for any other event (an MCTS ``EXPAND`` follows a
+        ``SELECT``, not an ``ENTER``: its new node is where the iteration goes on)."""
+        expanding = self._expanding
+        if event.kind is not EventKind.EXPAND or expanding is None:
+            return None
+        return expanding if event.parent == expanding[0] else None
 
     def _end_words(self, node: Any) -> str | None:
         """The domain's words for the end ``node`` is (``game over: draw``), None before
@@ -322,17 +362,20 @@ class Narration:
         compared = tuple(self.voice.compare()) if self.voice.compare is not None else ()
         shown = (*compared, *text.fields)  # the other search's result beside this one's
         shown = shown if place is None else (Field("race:", place), *shown)
-        caption = None
-        if self.voice.captions:
-            voice = self.voice
-            settings = ", ".join(f.text() for f in self._settings())
-            who = f"{voice.algorithm} ({settings})" if settings else voice.algorithm or "search"
-            if settings and "(" in settings:  # no brackets within brackets: a comma
-                who = f"{voice.algorithm or 'search'}, {settings}"
-            # the strip's lines above already state the result and the comparison: the
-            # caption names who got it, not the same words a second time
-            caption = who
+        # the strip's lines above already state the result and the comparison: the
+        # caption names who got it, not the same words a second time
+        caption = self.recap() if self.voice.captions else None
         return HudText(text.title, text.phase, shown, caption)
+
+    def recap(self) -> str:
+        """The closing card's caption: the algorithm and its settings
+        (``expectimax (looks 2 moves ahead, value: scaled score)``), known before the run
+        so that the strip is sized to show it whole."""
+        voice = self.voice
+        settings = ", ".join(f.text() for f in self._settings())
+        if settings and "(" in settings:  # no brackets within brackets: a comma
+            return f"{voice.algorithm or 'search'}, {settings}"
+        return f"{voice.algorithm} ({settings})" if settings else voice.algorithm or "search"
 
     def _plain_best(self, event: Event, fields: BestShown) -> bool:
         """Whether the closing card over the best board states it as a bare value
@@ -485,7 +528,7 @@ class Narration:
             end = term(self.voice.narrator, DEAD_END)
             text = f"{move}: {end}{outcome}" if move else f"{end}{outcome}"
         elif kind is EventKind.EXPAND:
-            text = f"expand: {move}" if move else "expand"
+            text = self._expand_words(event, move)
         elif kind is EventKind.SELECT:
             text = f"select: {move}" if move else "select"
         elif kind is EventKind.ROLLOUT:
@@ -502,6 +545,17 @@ class Narration:
             shown = value if isinstance(value, str) else format_number(value)
             text += f"; new best: {shown}"
         return text
+
+    def _expand_words(self, event: Event, move: str | None) -> str:
+        """An ``EXPAND`` frame's caption: ``expanding Uninformed: queues Depth-First`` for
+        a child generated into a frontier (:meth:`expanding`), where the domain names its
+        nodes; else ``expand: go to X``."""
+        expanding = self.expanding(event)
+        narrator = self.voice.narrator
+        if expanding is not None and narrator is not None:
+            parent, child = narrator.label(expanding[1]), narrator.label(event.node)
+            return f"expanding {parent}: {QUEUES} {child}"
+        return f"expand: {move}" if move else "expand"
 
 
 def _playout_end(event: Event) -> bool:

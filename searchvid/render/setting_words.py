@@ -6,7 +6,11 @@ A phrase is made from the option's value and, where the meaning depends on them,
 other options the scene sets (``iterations`` counts playouts per move in plan mode, in all
 otherwise). Options with no phrase here keep the card's plain ``name value`` form; value
 functions (``reward``, ``value``) are left to the domain's words for them
-(:meth:`~searchvid.render.narration.ValueWords.describe_value_function`).
+(:meth:`~searchvid.render.narration.ValueWords.describe_value_function`). A phrase the domain
+restates in its ``terms`` reads in its words (tic-tac-toe's table "remembers positions
+already solved, also turned or mirrored"), and what decides how much of a game a search visits
+is said even where the scene leaves it at its default (:func:`unset_said`), with the order the
+domain offers its moves in (:func:`describe_order`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from searchvid.render.domainterms import term
+from searchvid.render.domainterms import SOLVED, term
 from searchvid.search.status import Field, format_number
 
 __all__ = [
@@ -26,10 +30,12 @@ __all__ = [
     "MOVES_TERM",
     "OutOfReach",
     "describe_goal",
+    "describe_order",
     "describe_reach",
     "describe_setting",
     "goal_bound",
     "out_of_reach",
+    "unset_said",
 ]
 
 FRAMES_KEY = "[video] frames"
@@ -152,9 +158,7 @@ _MINIMAX: dict[str, Phrase] = {
     "alpha_beta": _switch(
         "alpha-beta: skips moves that cannot change the result", "no alpha-beta: tries every move"
     ),
-    "transposition": _switch(
-        "remembers positions already solved", "solves each position anew, even if seen"
-    ),
+    "transposition": _switch(SOLVED, "solves each position anew, even if seen"),
     "play": _switch("then plays the best line", "stops once solved"),
     "event_depth": _event_depth,
     "samples": _samples,
@@ -231,7 +235,7 @@ def describe_goal(algorithm: str, options: Mapping[str, Any]) -> str | None:
 
 
 def describe_setting(
-    algorithm: str, key: str, value: Any, options: Mapping[str, Any]
+    algorithm: str, key: str, value: Any, options: Mapping[str, Any], narrator: Any = None
 ) -> str | None:
     """The reader's phrase for option ``key`` set to ``value`` of ``algorithm`` (its
     registry name): None where there is none (the card then shows ``key value``), ``""``
@@ -245,9 +249,62 @@ def describe_setting(
         options: Every option the scene sets, for phrases whose meaning depends on
             another (``iterations`` with ``mode = "plan"``), and under :data:`FRAMES_KEY`
             the video's frame selection, for phrases about what the video shows.
+        narrator: The domain, whose ``terms`` may restate a phrase (tic-tac-toe's
+            :data:`~searchvid.render.domainterms.SOLVED`: its table holds each board once
+            for all its turns and mirror images); None: the phrase as is.
     """
     phrase = _PHRASES.get(algorithm, {}).get(key)
-    return phrase(value, options) if phrase is not None else None
+    words = phrase(value, options) if phrase is not None else None
+    return term(narrator, words) if words else words
+
+
+_UNSET_SAID: dict[str, tuple[str, ...]] = {"minimax": ("alpha_beta", "transposition")}
+"""The options of each algorithm (by registry name) the opening card states even where the
+scene leaves them at their default: they decide how much of a game the search visits, so a
+reader who counts the nodes needs them (4x4 tic-tac-toe solved in 22,592 nodes is only
+believable with alpha-beta and the table of solved positions said)."""
+
+
+def unset_said(
+    algorithm: str, options: Mapping[str, Any], defaults: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The options of ``algorithm`` the opening card states although the scene does not set
+    them, each with its default (``{"alpha_beta": True, "transposition": True}`` for a
+    minimax scene that sets neither), in :data:`_UNSET_SAID`'s order.
+
+    Args:
+        algorithm: The algorithm's registry name.
+        options: Every option the scene sets.
+        defaults: The algorithm's options with their defaults (an option without one is
+            left off).
+    """
+    return {
+        key: defaults[key]
+        for key in _UNSET_SAID.get(algorithm, ())
+        if key not in options and key in defaults
+    }
+
+
+_IN_ORDER = frozenset({"minimax", "backtracking"})
+"""The algorithms that try a node's moves one by one in the order the domain gives them, so
+that the order decides how much they search (alpha-beta cuts off more where good moves come
+first; a depth-first search finds what the first moves lead to first)."""
+
+
+def describe_order(algorithm: str, narrator: Any) -> str | None:
+    """The opening card's words for the order ``algorithm`` tries moves in: the domain's
+    ``move_order`` (tic-tac-toe's ``tries winning moves first, then blocks, then cells on
+    the most lines``) for an algorithm of :data:`_IN_ORDER`; None where the domain says none
+    or the algorithm does not search moves in its order.
+
+    Args:
+        algorithm: The algorithm's registry name.
+        narrator: The domain, for its optional ``move_order``.
+    """
+    words = getattr(narrator, "move_order", None)
+    if algorithm not in _IN_ORDER or not isinstance(words, str) or not words:
+        return None
+    return words
 
 
 GOAL_TERM = "a goal"

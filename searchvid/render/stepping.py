@@ -338,6 +338,11 @@ class Run:
                     self._ended[i] = self._frame
             yield shown
 
+    def _counts_work(self, track: int) -> bool:
+        """Whether search ``track``'s strip counts its work in place of its steps (a
+        frontier search's ``counts_work``; a race's strips count work in any case)."""
+        return bool(getattr(self._opened[track], "counts_work", False))
+
     def budget_spent(self) -> bool:
         """Whether a search ended because its work budget (``max_events``) ran out."""
         return any(getattr(stream, "budget_spent", False) for stream in self._opened)
@@ -373,8 +378,14 @@ class Run:
                 if card is Card.CLOSING:  # the search's best, where it ended elsewhere
                     event, best, fields = self._bests.closing(i, item, fields)
                     # what the search cost, in its own unit (random play does not search)
-                    if len(shown) == 1 and self._jobs[i].doing == "searching":
+                    if len(shown) == 1 and self._counts_work(i) and self._done[i] > 0:
+                        # the count its frames showed, whatever its fields count as well
+                        stamps[i] = (*stamps[i], work_field(self._done[i], self.units[i]))
+                    elif len(shown) == 1 and self._jobs[i].doing == "searching":
                         stamps[i] = (*stamps[i], *solo_work(self._done[i], self.units[i], fields))
+                elif card is None and len(shown) == 1 and self._counts_work(i):
+                    # one counter, the closing card's: the work so far, not the steps
+                    stamps[i] = (work_field(self._done[i], self.units[i]), *stamps[i])
                 if stamps[i]:  # before the algorithm's own fields
                     fields = _stamped(stamps[i], fields)
                 fields = _with_replay(painter, i, event, fields)

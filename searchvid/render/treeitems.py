@@ -24,6 +24,7 @@ from searchvid.render.treelayout import (
     ITEM_SPOT,
     TreeLayout,
 )
+from searchvid.render.treelegend import LegendEntry, LegendFacts, legend_entries
 from searchvid.render.treemarks import (
     BG,
     CROSS_I,
@@ -130,6 +131,8 @@ class TreeItems(TreeState):
     _pictures: dict[tuple[int, int], Pixels]
     _sizes: list[Sizes]
     _current_node: int
+    _facts: LegendFacts
+    _legend: list[LegendEntry]
 
     def _fill(self, region: Pixels, color: int) -> None:
         """Set every pixel of ``region`` (a block of :attr:`pixels`) to colour ``color``.
@@ -165,6 +168,47 @@ class TreeItems(TreeState):
         self._place(layout, self._sizes[k])
         self._drawn: list[Look | None] = [_UNDRAWN] * layout.items
         self._bus_drawn: list[tuple[int, int, int, int] | None] = [None] * layout.items
+
+    def _forced_began(self) -> None:
+        """A forced decision: the legend gains the ring of its search's root, and the panel
+        is drawn afresh (as for a new decision: the legend may overlap a small tree)."""
+        self._legend = legend_entries(
+            self._facts,
+            hidden=bool(self.layout.aggregates),
+            thumbnails=self.thumbnails,
+            counts=self._sizes[self.layout.census.index].notes,
+            searched=True,
+            named=self._sizes[self.layout.census.index].names,
+        )
+        self._redraw_all()
+
+    def _searched_root(self, v: int) -> bool:
+        """Whether item ``v`` draws the node a forced decision searches from (its root,
+        inside the kept tree of the decision before it)."""
+        return self._forced and self._item_kind[v] == ITEM_NODE and self._gid[v] == self._root
+
+    def _forced_words(self, words: str) -> tuple[str, str]:
+        """The header's two lines in a forced decision, whose move count is ``words``: the
+        tree drawn (an earlier decision's, kept) and the node it holds where the forced
+        search ran, whose visits the strip counts (so that they can be found there; the
+        header has that line only where it names roots: with a ``label``)."""
+        kept = self.layout.census.index + 1
+        below = self.decision + 1 - kept
+        if self._label is None:  # one line: no room for where it searched
+            return f"{words} (forced: one move): tree of move {kept}", ""
+        # "forced" alone read as unexplained beside a strip counting the search's
+        # iterations: the search still runs them, with one move to choose from
+        start = "its played child" if below == 1 else f"its played node {below} below"
+        return (
+            f"{words}: forced, one move to choose from",
+            f"tree of move {kept}, searched from {start}",
+        )
+
+    def _redraw_all(self) -> None:
+        """Draw the whole panel afresh at the next draw, as for a new decision."""
+        self._first = True
+        self._drawn = [_UNDRAWN] * self.layout.items
+        self._bus_drawn = [None] * self.layout.items
 
     def _place(self, layout: TreeLayout, sizes: Sizes) -> None:
         self.thumbnails = sizes.thumbnails
@@ -319,7 +363,9 @@ class TreeItems(TreeState):
         if value is not None and state != OPEN_FRONTIER:
             fill = SCALE_I + bucket(value)
             note = number(value)
-        if self._played[g]:  # a played line stays green; its edges show the path
+        if own and self._searched_root(v):  # ringed (large) or outlined (small) in white
+            outline = TEXT_I
+        elif self._played[g]:  # a played line stays green; its edges show the path
             outline = PLAYED_I
         elif status:
             outline = PATH_I
@@ -396,7 +442,10 @@ class TreeItems(TreeState):
         elif shape == CROSS_SHAPE and fill == PRUNED_I:
             paint_mask(pixels, body_top, body_left, cross(width, bold=True), rgb[PRUNED_I])
         else:
-            paint_shape(pixels, rgb, (body_top, body_left), (height, width), shape, fill, outline)
+            line = PLAYED_I if outline == TEXT_I and bw >= 10 else outline  # ringed below
+            paint_shape(pixels, rgb, (body_top, body_left), (height, width), shape, fill, line)
+        if outline == TEXT_I and status != 2 and bw >= 10:  # a forced search's root
+            paint_mask(pixels, top, x + 1 - bw // 2, ring(self._ring_shape, bh, bw, 2), rgb[TEXT_I])
         if status == 2 and bw >= 10:
             paint_mask(pixels, top, x + 1 - bw // 2, ring(self._ring_shape, bh, bw, 2), rgb[PATH_I])
         if len(look) > 13:  # the node a step back left: ringed in the "undone" colour

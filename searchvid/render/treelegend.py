@@ -50,8 +50,9 @@ class LegendEntry:
     """One mark and its words.
 
     Attributes:
-        key: Which swatch: ``current``, ``undone``, ``frontier``, ``visited``, ``leaf``,
-            ``dropped``, ``pruned``, ``played``, ``pv``, ``hidden``, ``scale`` or ``sizes``.
+        key: Which swatch: ``current``, ``undone``, ``searched``, ``frontier``,
+            ``visited``, ``leaf``, ``dropped``, ``pruned``, ``played``, ``pv``, ``hidden``,
+            ``scale``, ``sizes`` or ``names``.
         text: The words after the swatch (for ``scale``, the name of the value).
     """
 
@@ -80,6 +81,8 @@ class LegendFacts:
         middle: The words for the middle of a two-player value scale (``draw``), named
             beside the node with no value yet, whose grey it must not be taken for (None:
             not named; never for MCTS, whose 0.5 is a mean reward, not a result).
+        names: The domain's words for reading its node labels (its ``node_names``),
+            written last where the layout draws names; None: none.
     """
 
     frontier: bool
@@ -93,16 +96,27 @@ class LegendFacts:
     mcts: bool
     undone: bool = False
     middle: str | None = None
+    names: str | None = None
 
 
 def legend_entries(
-    facts: LegendFacts, *, hidden: bool, thumbnails: bool, counts: bool = True
+    facts: LegendFacts,
+    *,
+    hidden: bool,
+    thumbnails: bool,
+    counts: bool = True,
+    searched: bool = False,
+    named: bool = False,
 ) -> list[LegendEntry]:
     """The entries for a run's ``facts``, for a layout with ``+k`` items (``hidden``) and
     drawing ``thumbnails`` or not (a picture's frame shows its state, but not a leaf).
 
     ``counts`` says whether the layout writes numbers beside its marks (its sizes'
-    ``notes``): only then does the pruned mark's entry promise a count."""
+    ``notes``): only then do the entries promise one (the pruned mark's count, a fold's
+    ``+k``, a bar's visits); a tree too large for them says what the marks alone show.
+    ``searched``: a forced decision is shown in the tree before it, with the node its
+    search started from ringed in white. ``named``: the layout writes node names (the
+    domain's words for them close the legend, in words alone)."""
     entries = [LegendEntry("current", "current")]
     if facts.undone:
         entries.append(LegendEntry("undone", "undone"))
@@ -120,11 +134,13 @@ def legend_entries(
         entries.append(LegendEntry("pruned", "pruned (count)" if counts else "pruned"))
     if facts.played:
         entries.append(LegendEntry("played", "played"))
+    if searched:
+        entries.append(LegendEntry("searched", "this move's search root"))
     if facts.mcts:
         entries.append(LegendEntry("pv", "most visits"))
     if hidden:
         # k counts nodes (a reader took "+k hidden" for k visits)
-        entries.append(LegendEntry("hidden", "+k more nodes"))
+        entries.append(LegendEntry("hidden", "+k more nodes" if counts else "more nodes"))
     if facts.values:
         entries.append(LegendEntry("scale", facts.value_name))
     if facts.mcts:
@@ -133,9 +149,11 @@ def legend_entries(
         # the number under a bar is its visits too: named, or it reads as a node's id; a
         # visit counts when its iteration ends (a frame inside "iteration 177/300" shows the
         # root's 176 done: said, or the reader finds one missing)
-        sizes = "height, number: visits done"
+        sizes = "height, number: visits done" if counts else "height: visits done"
         sizes += ", kept from earlier moves" if facts.played else ""
         entries.append(LegendEntry("sizes", sizes))
+    if named and facts.names:
+        entries.append(LegendEntry("names", facts.names))
     return entries
 
 
@@ -167,6 +185,8 @@ class TreeLegend:
             return text.width(low) + 4 + self._step() * SCALE_STEPS + 4 + text.width(high)
         if key == "sizes":
             return 18
+        if key == "names":  # words alone: the names under the nodes are their sample
+            return -4
         if key in ("played", "pruned", "pv"):
             return _LEAD + s
         return s
@@ -223,7 +243,8 @@ class TreeLegend:
                     x = self._words(pixels, top, x, entry.text) + 8 & ~1
                     x = self._scale(pixels, top, swatch_top, x)
                 else:
-                    self._swatch(pixels, entry.key, (swatch_top, x), node_shape, thumbnails)
+                    if entry.key != "names":
+                        self._swatch(pixels, entry.key, (swatch_top, x), node_shape, thumbnails)
                     x = self._words(pixels, top, x + self._swatch_width(entry.key) + 4, entry.text)
                 x = x + _GAP & ~1
 
@@ -252,8 +273,8 @@ class TreeLegend:
         top, x = at
         s, rgb = self.swatch, self._rgb
         box = node_shape  # a node as the panel draws it: disk, bar or picture frame
-        if key in ("current", "undone"):
-            color = PATH_I if key == "current" else UNDONE_I
+        if key in ("current", "undone", "searched"):
+            color = {"current": PATH_I, "undone": UNDONE_I, "searched": TEXT_I}[key]
             paint_mask(pixels, top, x, ring(node_shape, s, s, 2), rgb[color])
             paint_shape(pixels, rgb, (top + 4, x + 4), (s - 8, s - 8), node_shape, VISITED_I, -1)
         elif key == "pruned":  # a dashed edge into a bold cross

@@ -37,11 +37,9 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
   laid out by itself from the first pass. A header line counts ``move k of n`` beside one
   small mark per decision where they fit (filled green: played; a tall yellow bar: current;
   hollow: to come); with a ``label``, a second line names the tree's root (see below).
-  A *forced* decision (one move to choose from, such as a game's last) has no tree worth a
-  picture: the previous decision's tree stays as it ended, with its played move and
-  principal variation; the header says so (``move 44 of 44 (forced): tree of move 43``) and
-  where the forced search, whose visits the strip counts, ran: ``searched from the root's
-  played child`` (whose bar counts them).
+  A *forced* decision (one move to choose from) keeps the previous decision's tree, and the
+  header says so: ``move 44 of 44: forced, one move to choose from`` / ``tree of move 43,
+  searched from its played child``, ringed in white (legend: "this move's search root").
 - Minimax values (streams whose LEAF/BACKTRACK values are all in [0, 1] and whose ENTERs
   carry none): a node's latest value, written beside it when there is room; a node's
   children cut off by alpha-beta (``PRUNE``) are one bold purple cross under it, at the end
@@ -54,12 +52,11 @@ mark the run draws; the marks and colours are listed in :mod:`searchvid.render.t
   ``thumbnail_limit`` of them, pictures of at least 24 px), each node is a picture of its
   board in a frame showing its state; where pictures would be smaller, nodes are dots.
 - With a ``label`` callback and a small tree whose columns hold a few letters, each node's
-  label is written under it (cut with "…" to its column; yellow for the current node),
-  except under thumbnails; one too wide for its column keeps the part that differs from its
-  parent's label, or its last whole words (``…O:a1``), or is left out: never a fragment cut
-  inside a word at both ends. With decisions, the header's second line names the tree's
-  root as such (``root, before move 3: ...``; after the last move, ``after move 4: ...``),
-  apart from the board the strip describes.
+  label is written under it (yellow for the current node), except under thumbnails; one
+  too wide for its column keeps the part that differs from its parent's label, or its last
+  whole words (``…O:a1``), or is left out: never a fragment cut inside a word at both ends.
+  The legend says how to read labels in the domain's words (``names``). With decisions,
+  the header's second line names the tree's root (``root, before move 3: ...``).
 - In MCTS trees, each item's slot reaches over the free room of its row (to its
   neighbours' slots or the panel's margin), so a node alone in its row, such as the root,
   writes its whole visit count and name where one column would cut them.
@@ -164,6 +161,7 @@ class TreePanel(TreeItems):
             are named so. None (one player): a cividis-like scale from ``0`` to ``1``.
         middle: With ``outcomes``, the words for value 0.5 (``"draw"``): the legend names
             the scale's grey middle beside the grey of a node with no value yet.
+        names: With ``label``, how to read the labels (the domain's words), for the legend.
         decisions: Lay out each decision of a plan-mode search by itself (see
             :mod:`~searchvid.render.treelayout`): None for streams with ``BACKUP`` events
             (MCTS), True for any stream whose MOVEs are followed by more search, False to
@@ -215,6 +213,7 @@ class TreePanel(TreeItems):
         values: bool | None = None,
         outcomes: tuple[str, str] | None = None,
         middle: str | None = None,
+        names: str | None = None,
         decisions: bool | None = None,
         font_size: int | None = None,
         min_spacing: int | None = None,
@@ -259,6 +258,7 @@ class TreePanel(TreeItems):
             mcts=mcts,
             undone=undo_mark and _K.BACKTRACK in kinds,
             middle=middle if outcomes is not None else None,
+            names=names if label is not None else None,
         )
         self._key = TreeLegend(
             self._text, width - 2 * _MARGIN, ends=outcomes or ("0", "1"), rgb=self._rgb
@@ -270,7 +270,10 @@ class TreePanel(TreeItems):
         self._header_line = header
         header *= 2 if record.split and label is not None else 1
         self._header_box = Rect(_MARGIN, _MARGIN, _MARGIN + header, width - _MARGIN)
-        widest = legend_entries(self._facts, hidden=True, thumbnails=False)
+        forced = record.split and any(census.forced for census in record.decisions)
+        widest = legend_entries(
+            self._facts, hidden=True, thumbnails=False, searched=forced, named=True
+        )
         self._legend_top = height - _MARGIN - self._key.height(widest)
         top = _MARGIN + header + (_MARGIN if header else 0)
         bottom = max(top, self._legend_top - _MARGIN)
@@ -467,11 +470,8 @@ class TreePanel(TreeItems):
     def header_words(self) -> tuple[str, str]:
         """The header's two texts for a plan-mode search: the move count (``"move 3 of
         44"``) and, with a ``label``, the words for the tree's root (``"root, before move 43:
-        ..."``; after the last move, the position it left: ``"after move 44: ..."``), on a
-        line of its own; a forced decision, drawn in the tree of the last decision with a
-        choice: ``"move 44 of 44 (forced): tree of move 43"`` and where the forced search
-        (whose visits the strip counts) ran, ``"searched from the root's played child"``;
-        ``("", "")`` without decisions."""
+        ..."``; after the last move, ``"after move 44: ..."``); a forced decision's words
+        (``TreeItems._forced_words``); ``("", "")`` without decisions."""
         if not self._split:
             return "", ""
         words = f"move {self.decision + 1} of {len(self.layouts)}"
@@ -494,6 +494,7 @@ class TreePanel(TreeItems):
             hidden=bool(self.layouts[k].aggregates),
             thumbnails=self.thumbnails,
             counts=self._sizes[k].notes,
+            named=self._sizes[k].names,
         )
 
     def _paint_header(self) -> Rect:

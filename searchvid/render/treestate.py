@@ -159,6 +159,8 @@ class TreeState:
             return
         v = self._rep[i]
         if v < 0:
+            if kind not in (_K.BACKUP, _K.PRUNE, _K.IMPROVE):
+                self._unplaced(event, i)
             return
         if kind is _K.BACKUP:
             self._backup(v, event.value)
@@ -168,12 +170,27 @@ class TreeState:
         elif kind is not _K.IMPROVE:
             self._shows(event, i, v)
 
+    def _unplaced(self, event: Event, i: int) -> None:
+        """Node ``i``, outside the layout shown (a forced decision keeps the tree before
+        it, which lacks the nodes its search adds), is named: noted as seen and in its
+        state all the same, so that a later decision whose tree holds it draws it (else
+        its children, named again there, would be drawn under an edge from nothing)."""
+        self._seen[i] = 1
+        if i in self._wanted:
+            self._objects[i] = event.node
+        target = self._raise.get(event.kind, 0)
+        if event.kind is _K.DROP and self._state_of[i] <= OPEN_FRONTIER:
+            target = DROPPED_STATE
+        if target > self._state_of[i]:
+            self._state_of[i] = target
+
     def _shows(self, event: Event, i: int, v: int) -> None:
         """An event that shows node ``i`` (drawn by item ``v``) or changes its state."""
         kind = event.kind
         if not self._seen[i]:
             self._appear(i, v, event.node)
-        if kind in CURRENT_KINDS:
+        # a frontier search's EXPAND only queues its node (an MCTS's is where it goes on)
+        if kind in CURRENT_KINDS and (self._mcts or kind is not _K.EXPAND):
             left = self._current if kind is _K.BACKTRACK and self._marks_left else -1
             self._set_current(i)
             self._leave(left if left != self._current else -1)
@@ -289,6 +306,10 @@ class TreeState:
                 # kept root then counts the visits through it over both decisions).
                 self.decision = k
                 self._forced = True
+                searched = self._rep[self._root]
+                if searched >= 0:  # outlined as the search's root from now on
+                    self._dirty.add(searched)
+                self._forced_began()
                 # The header still names the kept tree's root: the tree drawn.
             else:
                 if self._label is not None:
@@ -296,16 +317,8 @@ class TreeState:
                     self._root_name = f"root, before move {k + 1}: {name}"
                 self._enter(k)  # its root is the current node
 
-    def _forced_words(self, words: str) -> tuple[str, str]:
-        """The header's two lines in a forced decision, whose move count is ``words``: the
-        tree drawn (an earlier decision's, kept) and the node it holds where the forced
-        search ran, whose visits the strip counts (so that they can be found there; the
-        header has that line only where it names roots: with a ``label``)."""
-        kept = self.layout.census.index + 1
-        below = self.decision + 1 - kept
-        start = "the root's played child" if below == 1 else f"the played node {below} below"
-        second = f"searched from {start}" if self._label is not None else ""
-        return f"{words} (forced): tree of move {kept}", second
+    def _forced_began(self) -> None:
+        """Called when a forced decision starts (the last decision's tree stays)."""
 
     # -- the current node -----------------------------------------------------------------
 
@@ -350,6 +363,7 @@ class TreeState:
                 self._dirty.add(fold_of[v])  # its "+k" counts the node again
                 if kind[v] == ITEM_SPOT:
                     self._hide(v)
+                self._fold_shown(fold_of[v])
         for v, g in wanted.items():
             if guest[v] != g:
                 guest[v] = g
@@ -358,6 +372,21 @@ class TreeState:
                 self._dirty.add(fold_of[v])  # its "+k" no longer counts the node drawn
                 if kind[v] == ITEM_SPOT and not self._shown[v]:
                     self._show(v)
+                self._fold_shown(fold_of[v])
+
+    def _fold_shown(self, a: int) -> None:
+        """Show aggregate ``a`` while it stands for some node not drawn in its lane: a fold
+        whose every member seen so far is a guest there would read "+0" (and its edge
+        would lead to nothing), so it is hidden until another member appears or a guest
+        leaves."""
+        left = self._count[a] - sum(self._guest[s] >= 0 for s in self.layout.spots.get(a, ()))
+        if (left > 0) == self._shown[a]:
+            return
+        if left > 0:
+            self._show(a)
+        else:
+            self._hide(a)
+        self._pv_stale = True  # the line of most visits runs into the fold or its lane
 
     def _backup_node(self, i: int, reward: float | None) -> None:
         """One visit and ``reward`` for node ``i`` and its ancestors up to the backup's
@@ -419,6 +448,8 @@ class TreeState:
             for u in order[start[local] : start[local + 1]]:
                 n = visits[members[u]]
                 item = rep[u]
+                if not self._shown[item]:  # a fold hidden: its node is a guest beside it
+                    item = self._host.get(members[u], item)
                 if n and item in position:
                     key = (-n, -played[members[u]], position[item])
                     if best is None or key < best:
@@ -439,6 +470,7 @@ class TreeState:
         if self._item_kind[v] == ITEM_AGGREGATE:
             self._count[v] += 1
             self._dirty.add(v)
+            self._fold_shown(v)
         if not self._shown[v]:
             self._show(v)
 

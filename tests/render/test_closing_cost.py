@@ -60,8 +60,13 @@ def test_a_breadth_first_closing_card_states_its_expansions() -> None:
         Field("", "no shallower goal"),  # found level by level, in the tree's words
         Field("at", "Monte Carlo Tree Search"),
     )
-    # only the closing card: the frames before it state no total
-    assert all(f.name != "work" for text in texts[:-1] for f in text.fields)
+    # the frames before it count the same work as it grows (one counter, no step beside
+    # it), up to the card's figure
+    counts = [f.value for text in texts[1:-1] for f in text.fields if f.name == "work"]
+    assert len(counts) == len(texts) - 2
+    assert counts == sorted(counts)
+    assert counts[-1] == 5
+    assert all(f.name != "step" for text in texts[1:] for f in text.fields)
 
 
 def test_backtracking_counts_its_own_work_and_gets_no_second_count() -> None:

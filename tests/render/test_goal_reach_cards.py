@@ -16,7 +16,7 @@ import searchvid
 from searchvid.cli import main
 from searchvid.conformance import run_check
 from searchvid.domains.railroad import RailroadDomain, RailroadOptions
-from searchvid.render.cards import card_lines
+from searchvid.render.cards import card_lines, opening_texts
 from searchvid.render.hud import Hud, StripContent, expected_status
 from searchvid.render.narration import Narration
 from searchvid.render.setting_words import OutOfReach, describe_reach, out_of_reach
@@ -188,9 +188,11 @@ def test_the_railroad_opening_card_fits_its_strip_uncut(width: int) -> None:
     voice = scene.render_job().voice()
     start = next(iter(scene.events()))
     opening = Narration(voice).opening(start).status_texts()
-    # the strip sized as a frame sizes it: the usual texts, and the card's lines
+    # the strip sized as a frame sizes it: the usual texts, the card's lines, and the card
     sized = expected_status("backtracking", values=True, narrated=True)
-    hud = Hud(width, contents=[StripContent(voice.title, sized, card_lines(voice.settings))])
+    assert opening_texts(voice) == opening
+    content = StripContent(voice.title, sized, card_lines(voice.settings), opening)
+    hud = Hud(width, contents=[content])
     laid = hud._fitted(opening)
     assert hud._fits(laid)
     assert all(hud._measure(text) <= hud._usable for text in laid)

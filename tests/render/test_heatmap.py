@@ -18,6 +18,7 @@ from searchvid.render.frame import FramePainter
 from searchvid.render.heatcell import ALPHA, BADGE, PV, TINT
 from searchvid.render.heatmap import LEVELS, CellHeat, HeatLayer, heat_possible
 from searchvid.render.job import track
+from searchvid.render.playout import SEARCHED_COLOR
 from searchvid.render.textink import MIN_TEXT, TextInk
 from searchvid.render.view import TileSet
 from searchvid.scene import Scene, scene_from_dict
@@ -348,7 +349,12 @@ def test_the_legend_explains_the_heat_only_where_it_is_shown(
     assert "last move" in words  # the view's own marks stay
 
 
-def test_heat_is_drawn_over_the_roots_position_and_its_moves_never_on_a_deeper_board() -> None:
+def yellow(pixels: np.ndarray) -> bool:
+    """Whether ``pixels`` hold the searched position's frame colour."""
+    return bool((pixels == np.array(SEARCHED_COLOR)).all(axis=-1).any())
+
+
+def test_heat_is_drawn_over_the_roots_position_never_on_a_searched_or_deeper_board() -> None:
     scene = ttt_scene()
     events = [*first_decision(scene)]
     root = events[0].node
@@ -378,9 +384,14 @@ def test_heat_is_drawn_over_the_roots_position_and_its_moves_never_on_a_deeper_b
             elif np.array_equal(view.grid(f.node), view.grid(root)) and heat:
                 at_root += 1
                 assert not same, f.step  # the root's board: heated
+                assert not yellow(board(hot)), f.step  # and not framed as searched
             elif f.kind in (EventKind.SELECT, EventKind.EXPAND) and f.parent == 0 and heat:
-                stepping += 1  # the root's board with one of its moves made: heated too
-                assert not same, f.step
+                # the root's board with one of its moves made, which the frame marks as a
+                # searched position (not played): the root's counts are not drawn over it,
+                # where the move's own count would stand on the piece it placed
+                stepping += 1
+                assert yellow(board(hot)), f.step
+                assert same, f.step
             else:
                 deeper += f.depth > 0
                 assert same, (f.step, f.kind)  # any other board: exactly as without heat

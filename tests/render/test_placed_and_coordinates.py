@@ -245,7 +245,7 @@ def test_the_game_s_legend_names_every_mark_of_the_board_and_the_dice_row(scene:
     assert entries == [
         "exit",
         "station",
-        "open: a route leads in",
+        "open: a route leads in; -1 point per tile's end into it",
         "error: route leads nowhere, -1 point",
         "round",
         "die to draw",

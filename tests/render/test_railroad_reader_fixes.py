@@ -36,7 +36,7 @@ def test_backtracking_cards_say_what_points_are_and_that_nothing_beat_the_best()
         # the domain's proved bound (12 tiles) exceeds max_depth: said before the search
         "joining all 12 exits needs at least 12 tiles: out of reach in 2 moves",
         "the search keeps the best by closeness to goal",
-        "points: the dice game's score",
+        "points: the dice game's score if it ended now",
         "closeness to goal: 1 when one network joins all 12 exits, lower the more tiles it "
         "still needs",
     ]
@@ -58,7 +58,10 @@ def test_backtracking_cards_say_what_points_are_and_that_nothing_beat_the_best()
 def test_points_are_explained_only_where_no_dice_game_is_played() -> None:
     puzzle = RailroadDomain(RailroadOptions())
     game = RailroadDomain(RailroadOptions(rules="game"))
-    assert puzzle.describe_value_function("points") == ("points", "the dice game's score")
+    assert puzzle.describe_value_function("points") == (
+        "points",
+        "the dice game's score if it ended now",  # an unfinished board's open ends count
+    )
     assert game.describe_value_function("points") is None  # the problem line says how
     assert game.describe_value_function("score") == puzzle.describe_value_function("score")
 
@@ -88,16 +91,19 @@ def test_event_depth_promises_only_what_the_frames_show(
 
 def test_expectimax_opening_promises_no_ply_it_does_not_show() -> None:
     strips = frames("railroad-game-expectimax")
+    # its table of solved positions is on by default and said; alpha-beta, on by default
+    # too, is not: in a one-player game of chance it cuts nothing as a rule
     assert texts(strips[0][1]) == [
         "search: expectimax",
+        "remembers positions already solved",
         "looks 2 moves ahead",
         "value: scaled score",
         "averages 3 sampled outcomes per roll",
         "scaled score: points mapped onto 0 to 1: -40 = 0, 0 = 0.25, 120 = 1",
     ]
     assert strips[-1][1].caption == (
-        "expectimax (looks 2 moves ahead, value: scaled score, averages 3 sampled outcomes "
-        "per roll)"
+        "expectimax (remembers positions already solved, looks 2 moves ahead, value: scaled "
+        "score, averages 3 sampled outcomes per roll)"
     )  # the result is the phase's, said once
 
 

@@ -35,16 +35,20 @@ from tests.render.strips import texts
             [
                 "search: minimax",
                 "alpha-beta: skips moves that cannot change the result",
-                "remembers positions already solved",
+                "remembers positions already solved, also turned or mirrored",
                 "then plays the best line",
+                "tries winning moves first, then blocks, then cells on the most lines",
             ],
         ),
         (
             "tictactoe4-solve",
             [
                 "search: minimax",
+                "alpha-beta: skips moves that cannot change the result",
+                "remembers positions already solved, also turned or mirrored",
                 "showing the top 3 plies of the search",
                 "then plays the best line",
+                "tries winning moves first, then blocks, then cells on the most lines",
             ],
         ),
         (

@@ -50,7 +50,10 @@ def test_a_forced_decision_s_header_names_the_tree_drawn_and_where_it_searched()
     panel.observe(events[start])  # decision 1 starts: forced, decision 0's tree stays
     assert panel.decision == 1
     assert panel.census.root == 0
-    words = ("move 2 of 2 (forced): tree of move 1", "searched from the root's played child")
+    words = (
+        "move 2 of 2: forced, one move to choose from",
+        "tree of move 1, searched from its played child",
+    )
     assert panel.header_words == words
     for event in events[start + 1 :]:
         panel.observe(event)
@@ -146,7 +149,7 @@ def test_the_header_fits_its_panel_at_720_px_on_every_event(name: str) -> None:
         words = panel.header_words
         if words not in seen:
             seen.add(words)
-            forced += "(forced)" in words[0]
+            forced += words[0].endswith(": forced, one move to choose from")
             for line in words:
                 assert panel._text.width(line) <= room, (line, room)
     assert len(seen) >= panel.decisions  # (a forced last move keeps its words to the end)

@@ -558,7 +558,9 @@ def test_aggregation_bounds_what_is_drawn_for_100000_nodes() -> None:
     for event in events[:5000]:
         panel.observe(event)
     panel.draw()
-    assert "+k more nodes" in panel.legend
+    # too many nodes for numbers beside them: the fold's mark is named without its "+k"
+    assert not panel._notes
+    assert "more nodes" in panel.legend
 
 
 def test_deep_trees_are_cut_by_depth() -> None:

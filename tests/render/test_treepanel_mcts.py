@@ -10,7 +10,7 @@ import numpy as np
 
 from searchvid.render.canvas import Rect
 from searchvid.render.treelayout import ITEM_AGGREGATE, ITEM_NODE, ITEM_SPOT, TreeRecord
-from searchvid.render.treemarks import PATH, PV
+from searchvid.render.treemarks import PATH, PLAYED, PV, TEXT
 from searchvid.render.treepanel import COLORS, TreePanel
 from searchvid.search.events import Event, EventKind
 from tests.render.test_treepanel import colours_in, ev, mcts_events, plan_events
@@ -261,8 +261,10 @@ def test_the_principal_variation_is_lit_as_the_visits_change() -> None:
                     lit = PV in slot_colours(panel, panel._slot[v])
                     assert lit == (layout.node[v] in on), (k, layout.node[v])
                     checked += 1
-            if fold >= 0:
+            if fold >= 0 and panel._shown[fold]:
                 assert PV in slot_colours(panel, panel._slot[fold])
+            elif fold >= 0:  # every node of the fold seen so far is drawn in its lane
+                assert PV in slot_colours(panel, panel._slot[layout.spots[fold][0]])
         assert checked > 200
         assert changes > moves  # the line moves as the search changes its mind
 
@@ -306,10 +308,14 @@ def test_a_forced_decision_keeps_the_last_tree_and_counts_its_visits() -> None:
         panel.observe(event)
     panel.draw()
     header = panel.pixels[:24].copy()
-    for event in events[start:]:
+    assert "this move's search root" not in panel.legend
+    layout = panel.layout
+    for n, event in enumerate(events[start:]):
         panel.observe(event)
         rects = panel.draw()
-        assert rects != [Rect(0, 0, panel.height, panel.width)]  # no new layout
+        # drawn afresh once, for the legend's new entry; the layout stays
+        assert (rects == [Rect(0, 0, panel.height, panel.width)]) == (n == 0)
+        assert panel.layout is layout
     assert panel.decision == 1
     assert panel.census.root == 0  # decision 0's tree, with its played line
     assert not np.array_equal(panel.pixels[:24], header)  # "move 2 of 2 (forced)"
@@ -320,6 +326,17 @@ def test_a_forced_decision_keeps_the_last_tree_and_counts_its_visits() -> None:
     assert panel._visits[item_of(panel, 1)] == 2 + 4
     assert panel._visits[item_of(panel, 0)] == 3 + 4
     assert panel.pv_nodes == (0, 1, 3)
+    # the node the forced search started from (1) is ringed in the text colour, named so
+    assert panel.legend[:4] == ("current", "played", "this move's search root", "most visits")
+    v = item_of(panel, 1)
+    left = panel.layout.x[v] + 1 - panel._bw // 2
+    top = panel._box_top[v]
+    ring = panel.pixels[top : top + panel._bh, left : left + panel._bw]
+    assert (ring[0, :] == TEXT).all()
+    assert (ring[:, 0] == TEXT).all()
+    assert (ring[2:-2, 2:-2] == PLAYED).all(axis=2).any()  # its own green outline inside
+    other = item_of(panel, 3)  # played too, not the search's root: no ring
+    assert not (panel.pixels[panel._box_top[other], panel.layout.x[other] + 1] == TEXT).all()
 
 
 def test_on_a_tie_for_the_most_visits_the_played_child_is_the_principal_variation() -> None:

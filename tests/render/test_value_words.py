@@ -60,7 +60,7 @@ def test_the_opening_card_says_what_the_reward_and_the_value_measure() -> None:
         "search: MCTS",
         "reward: share of exits joined",
         "iterations 300",
-        "points: the dice game's score",  # what the puzzle's strip field counts
+        "points: the dice game's score if it ended now",  # what the puzzle's strip field counts
         "share of exits joined: exits in the largest network / 12",
     ]
 

@@ -159,7 +159,10 @@ ERROR_MARK = Mark(ERROR_SWATCH, "error: route leads nowhere, -1 point")
 BOARD_MARKS = (
     Mark("exit-road-up", "exit"),
     Mark("station-straight-r0", "station"),
-    Mark("open", "open: a route leads in"),
+    # the score counts a tile's end into an empty cell as an error before any barrier marks
+    # it ("points -1" on a board with no barrier): the mark says what it costs (an exit's
+    # end costs nothing, so the start's twelve rings are 0 points)
+    Mark("open", "open: a route leads in; -1 point per tile's end into it"),
     ERROR_MARK,
 )
 """What the board's marks mean (the frame's legend)."""

@@ -85,10 +85,12 @@ bound on the moves to one counts (tiles, as a move places at most one): ``joinin
 exits needs at least 12 tiles`` (see :func:`~searchvid.render.setting_words.describe_reach`)."""
 
 
-POINTS_WORDS = ("points", "the dice game's score")
+POINTS_WORDS = ("points", "the dice game's score if it ended now")
 """What the strip's ``points`` field counts, said once on the opening card under the puzzle's
 rules, where no dice game is played and a reader meets "points -2" unexplained (under the
-game's rules the problem line already says how the game scores)."""
+game's rules the problem line already says how the game scores). "If it ended now": on an
+unfinished board each tile's route end into an empty cell already counts as an error, -1
+point, though no barrier marks it yet (the legend's open mark says so)."""
 
 
 def value_function_words(name: str, *, game: bool = False) -> tuple[str, str] | None:

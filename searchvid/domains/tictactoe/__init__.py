@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from searchvid.domains.base import Domain
@@ -20,6 +21,7 @@ from searchvid.domains.tictactoe.rules import (
 )
 from searchvid.errors import OptionError
 from searchvid.options import option
+from searchvid.render.domainterms import SOLVED
 from searchvid.render.view import View
 from searchvid.search.status import Field
 from searchvid.search.values import ValueFunction
@@ -32,6 +34,11 @@ _STATUS: dict[int, Field | None] = {  # by Board.status; None while the game goe
     DRAW: Field("", "draw"),
 }
 _VALUE_WORDS: dict[float, str] = {1.0: "X wins", 0.5: "draw", 0.0: "O wins"}
+_SYMMETRIC_TERMS: Mapping[str, str] = MappingProxyType(
+    {SOLVED: f"{SOLVED}, also turned or mirrored"}
+)
+"""The cards' phrases in this domain's words where its keys identify a board's 8 symmetries:
+a table of solved positions answers for a board's turns and mirror images too."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,9 +81,27 @@ class TicTacToeDomain(Domain):
     options_type = TicTacToeOptions
     default_value = "outcome"
 
+    move_order = "tries winning moves first, then blocks, then cells on the most lines"
+    """The order :meth:`~searchvid.domains.tictactoe.rules.Board.children` offers moves in,
+    as the opening card of a search that tries them in that order says it: moves that
+    complete a line, then moves that stop the opponent's, then the empty cells by how many
+    winning lines pass through them (the centre's ties broken nearest the centre)."""
+
+    node_names = "names: rows top to bottom (. empty), then the last move (X:a2 = X at a2)"
+    """How to read :meth:`label` (``XOX/XOO/.X. X:a2``), in the tree panel's legend
+    wherever it writes labels under the nodes."""
+
     def __init__(self, options: TicTacToeOptions) -> None:
         super().__init__(options)
         self.geometry = geometry(options.size, options.line, symmetric=options.symmetric)
+
+    @property
+    def terms(self) -> Mapping[str, str]:
+        """The cards' phrases in this domain's words
+        (:data:`~searchvid.render.domainterms.TERMS`): with symmetric keys (the option
+        ``symmetric``), "remembers positions already solved, also turned or mirrored", as a
+        board's rotations and mirror images share its key; none otherwise."""
+        return _SYMMETRIC_TERMS if self.options.symmetric else MappingProxyType({})
 
     def root(self) -> Board:
         """The empty board (or the scene's ``position``), X to move."""

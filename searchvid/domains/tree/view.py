@@ -212,6 +212,7 @@ class TreeView:
         """The base grid with the visited and frontier marks: what every frame starts from."""
         self._state = bytearray(count)  # NodeState of each node in _marks
         self._observed = False
+        self._expanding = -1  # the node of the latest ENTER: the one being expanded
         self._frontier_shown = True
         self._fonts: dict[int, tuple[ImageFont.FreeTypeFont, int]] = {}
         self._boxes: dict[tuple[int, NodeState, int], Image.Image] = {}
@@ -260,6 +261,8 @@ class TreeView:
         """
         self._observed = True
         kind = event.kind
+        if kind is EventKind.ENTER:  # a frontier search takes it to expand (MCTS selects)
+            self._expanding = self._node_index(event.node)
         if kind is EventKind.EXPAND or kind is EventKind.FRONTIER:
             i = self._node_index(event.node)
             if self._state[i] == NodeState.UNVISITED:
@@ -272,10 +275,14 @@ class TreeView:
         self._marks = self._base.copy()
         self._state = bytearray(len(self._state))
         self._observed = False
+        self._expanding = -1
 
     def grid(self, node: TreeNode) -> TileGrid:
         """The diagram with ``node`` current, its ancestors on the stack joined by highlighted
-        edges, and the nodes visited so far (see :meth:`observe`) marked.
+        edges, and the nodes visited so far (see :meth:`observe`) marked. A ``node`` on the
+        frontier (an ``EXPAND``'s frame: generated, not visited) whose parent the latest
+        ``ENTER`` took is drawn as such, and that parent, the node being expanded, as the
+        current one (a frontier search's children join the frontier while it expands).
 
         Costs one copy of the grid plus work linear in the depth of ``node``, however many
         nodes the tree has.
@@ -284,6 +291,11 @@ class TreeView:
             ValueError: ``node`` is not a node of this view's tree.
         """
         current = self._node_index(node)
+        up = int(self._layout.parent[current])
+        if self._state[current] == NodeState.FRONTIER and up == self._expanding >= 0:
+            # a node just generated (its EXPAND's frame) only joins the frontier: the search
+            # is still expanding its parent, which stays the current node
+            current = up
         if not self._observed:
             self._visit(current)
         grid = self._marks.copy()

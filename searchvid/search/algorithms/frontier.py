@@ -223,11 +223,11 @@ class _Visits:
             kind = _EXPAND if self.expand_events else _FRONTIER
             below = depth + 1
             for cid, child in enumerate(new, first):
-                yield new_event(Event, (kind, child, below, step, None, cid, nid))
-                step += 1
-                if self.expand_events:  # drawn on the frontier from the next frame on
+                if self.expand_events:  # drawn on the frontier from its own frame on
                     self.unreported -= 1
                     self.unreported_from += 1
+                yield new_event(Event, (kind, child, below, step, None, cid, nid))
+                step += 1
         self.step = step
 
 
@@ -268,6 +268,10 @@ class BreadthFirst(Algorithm[BreadthFirstOptions]):
     name = "breadth-first"
     title = "breadth-first"
     reports_frontier = True
+    counts_work = True
+    """Its strip counts the work done (``work 1,204 expansions``, as in a race) in place of
+    the steps (its events): its own fields count none, so the closing card states the work
+    in that unit, and one counter runs from the first frame to the last."""
     summary = "Level by level, skipping states seen before; stops at the first goal."
     options_type = BreadthFirstOptions
     value_option = "value"
@@ -553,6 +557,10 @@ class _HeuristicSearch(Algorithm[HeuristicOptions]):
     value_option = "value"
     heuristic_option = "heuristic"
     reports_frontier = True
+    counts_work = True
+    """Its strip counts the work done (``work 1,204 expansions``, as in a race) in place of
+    the steps (its events): its own fields count none, so the closing card states the work
+    in that unit, and one counter runs from the first frame to the last."""
     uses_cost: bool = True
 
     _heap: Sized = ()

@@ -22,14 +22,15 @@ from searchvid import load_scene
 from searchvid.domains.railroad import words
 from searchvid.domains.railroad.art import PALETTE, tile_pixels
 from searchvid.domains.railroad.game import ROUNDS, GameState
-from searchvid.domains.railroad.grid import SIZE
-from searchvid.domains.railroad.network import error_ends, game_score
+from searchvid.domains.railroad.grid import OFFSETS, SIZE
+from searchvid.domains.railroad.network import SIDES, error_ends, game_score
 from searchvid.domains.railroad.rules import Board
 from searchvid.domains.railroad.tiles import TILES
 from searchvid.domains.railroad.view import (
     BOARD_MARKS,
     ERROR_MARK,
     ERROR_TILE_NAMES,
+    OPEN_ID,
     TILE_NAMES,
     RailroadView,
 )
@@ -181,6 +182,52 @@ def test_barriers_equal_the_errors_on_stuck_puzzles(seed: int) -> None:
     assert _count(view.grid(board)) == game_score(board.cells).errors > 0
 
 
+def _open_ends(grid: TileGrid, cells: bytes) -> int:
+    """The tiles' route ends into the cells ``grid`` shows as open, as the legend counts
+    them ("-1 point per tile's end into it"): an exit's route leading in is no tile's."""
+    count = 0
+    for (row, col), tile in np.ndenumerate(grid[:SIZE]):
+        if tile != OPEN_ID:
+            continue
+        for side, offset in enumerate(OFFSETS):
+            code = cells[row * SIZE + col + offset]
+            count += 1 <= code <= len(TILES) and SIDES[code][(side + 2) % 4] != 0
+    return count
+
+
+def test_the_start_s_open_cells_cost_nothing_an_exit_is_no_tile() -> None:
+    board = Board.start()
+    grid = RailroadView().grid(board)
+    assert int((grid == OPEN_ID).sum()) == 12
+    assert _open_ends(grid, board.cells) == 0 == game_score(board.cells).errors
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_legend_s_count_of_open_ends_and_barriers_is_the_score_s_errors(seed: int) -> None:
+    """A reader who counts -1 for each tile's end into an open cell and for each barrier
+    gets the errors the strip's points include, on every board in play (puzzle and game),
+    where no barrier marks the ends into empty cells yet."""
+    rng = random.Random(seed)
+    board = Board.start()
+    view = RailroadView()
+    open_seen = 0
+    while not board.is_terminal():
+        grid = view.grid(board)
+        open_seen += _open_ends(grid, board.cells)
+        assert _open_ends(grid, board.cells) + _count(grid) == game_score(board.cells).errors
+        child = board.random_child(rng)
+        assert child is not None
+        board = child
+    game = RailroadView("game")
+    for state in _play_game(seed):
+        if state.is_terminal():
+            continue
+        grid = game.grid(state)
+        open_seen += _open_ends(grid, state.cells)
+        assert _open_ends(grid, state.cells) + _count(grid) == game_score(state.cells).errors
+    assert open_seen > 0  # the open ends carried points: the test bites
+
+
 @pytest.mark.slow
 def test_the_expectimax_scenes_closing_board_shows_its_errors() -> None:
     scene = load_scene("railroad-game-expectimax")
@@ -245,7 +292,7 @@ def test_the_legend_names_the_barrier() -> None:
     assert [m.text for m in RailroadView().marks] == [
         "exit",
         "station",
-        "open: a route leads in",
+        "open: a route leads in; -1 point per tile's end into it",
         "error: route leads nowhere, -1 point",
     ]
     assert ERROR_MARK in RailroadView("game").marks

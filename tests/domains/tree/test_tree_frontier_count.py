@@ -41,11 +41,12 @@ def _counts(scene: Any, index: int) -> list[tuple[str, str, int, int]]:
 def test_the_race_s_breadth_first_counts_the_frontier_it_draws() -> None:
     rows = _counts(searchvid.load_scene("tree-bfs-vs-dfs"), 0)
     assert [(count, drawn) for _, _, count, drawn in rows] == [(d, d) for *_, d in rows]
-    # children are queued before their parent's frame but drawn one EXPAND frame at a time
+    # children are queued before their parent's frame but drawn one EXPAND frame at a time,
+    # each on the frontier from its own frame on (the node being expanded stays current)
     assert rows[8:11] == [
         ("enter", "Uninformed", 2, 2),
-        ("expand", "Breadth-First", 2, 2),
-        ("expand", "Depth-First", 3, 3),
+        ("expand", "Breadth-First", 3, 3),
+        ("expand", "Depth-First", 4, 4),
     ]
     assert rows[-1] == ("leaf", "Minimax", 4, 4)
 

@@ -223,3 +223,33 @@ def test_a_frame_of_its_natural_width_is_not_inset() -> None:
 )
 def test_a_depth_the_phase_states_is_its_whole_number(phase: str, depth: int, said: bool) -> None:
     assert says_depth(phase, depth) is said
+
+
+def test_breadth_first_s_strip_stays_on_the_node_it_expands_while_it_queues_children() -> None:
+    race = searchvid.load_scene("tree-bfs-vs-dfs")
+    rows, steps = [], set()
+    for shown in race.strip_texts():
+        item = shown[0]
+        if item is not None and item[0].kind is EventKind.EXPAND and item[0].step not in steps:
+            steps.add(item[0].step)  # a frame held while the other search works, once
+            rows.append([f.text() for f in item[1].fields if f.name != "work"])
+    assert len(rows) == 9  # every node but the root is queued once
+    # the frames of Uninformed's children: its depth and name, the level it expands, and
+    # the child it queues (no "depth 3" beside "level 2")
+    assert rows[5:7] == [
+        ["depth 2", "frontier 3", "level 2", "at Uninformed", "queues Breadth-First"],
+        ["depth 2", "frontier 4", "level 2", "at Uninformed", "queues Depth-First"],
+    ]
+    assert rows[0] == ["depth 0", "frontier 1", "level 0", "at Search", "queues Single-agent"]
+
+
+def test_an_expand_caption_names_the_node_expanded_and_the_child_queued() -> None:
+    table = {
+        "domain": {"name": "tree", "root": "Search", "children": {"A": {"A1": {}}, "B": {}}},
+        "search": {"algorithm": "breadth-first", "expand_events": True},
+        "video": {"frames": "all", "hold_last": 0, "captions": True},
+    }
+    scene = searchvid.scene_from_dict(table, name="t.toml")
+    captions = [text.caption for text in _texts(scene)]
+    assert captions[1:3] == ["expanding Search: queues A", "expanding Search: queues B"]
+    assert captions[4] == "expanding A: queues A1"

@@ -166,15 +166,23 @@ def test_expand_marks_the_frontier_until_the_node_is_visited() -> None:
     visited: set[str] = set()
     frontier_seen = False
     for frame in _frames(_scene("breadth-first", BINARY, expand_events=True)):
-        label = frame.event.node.label
+        node = frame.event.node
+        label = node.label
         if frame.event.kind is EventKind.EXPAND:
             expanded.add(label)
-            assert frame.states[label] is NodeState.CURRENT
+            # generated, not visited: on the frontier from its own frame, while its parent,
+            # the node being expanded, stays current (BFS does not go deep on its frame)
+            assert frame.states[label] is NodeState.FRONTIER
+            parent = node.parent
+            assert parent is not None
+            assert frame.having(NodeState.CURRENT) == {parent.label}
+            assert frame.highlighted == 2 * parent.depth
         else:
             visited.add(label)
+            assert frame.having(NodeState.CURRENT) == {label}
         frontier = frame.having(NodeState.FRONTIER)
-        assert frontier == expanded - visited - {label}
-        assert frame.having(*SEEN) == visited | ({label} - visited)
+        assert frontier == expanded - visited
+        assert frame.having(*SEEN) == visited
         frontier_seen |= bool(frontier)
     assert frontier_seen
     assert visited == expanded | {"Root"}
