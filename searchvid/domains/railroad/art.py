@@ -234,9 +234,12 @@ def _paint_barrier(
 
 
 def _error_blocks(name: str) -> Canvas:
-    """Tile ``name`` (``"<tile>+error-<sides>"``): the tile with a barrier on each side."""
+    """Tile ``name`` (``"<tile>+error-<sides>"``): the tile with a barrier on each side.
+    An open cell's barriers (``"open+error-<sides>"``, on a terminal board only) stand on the
+    plain empty cell, without the open ring: the ring's legend says each tile's end into it
+    costs a point, which the barriers now say, and a reader would count each end twice."""
     base, letters = name.split("+error-")
-    canvas = _open_blocks() if base == "open" else _named_blocks(base)
+    canvas = _cell_canvas() if base == "open" else _named_blocks(base)
     for letter in letters:
         u, v = _along(Side("NESW".index(letter)))
         _paint_barrier(canvas, u, v, _BAR_FROM, _BAR_TO, _BAR_HALF)

@@ -261,7 +261,9 @@ def _near(sides: str) -> npt.NDArray[np.bool_]:
 @pytest.mark.parametrize("name", [n for n in ERROR_TILE_NAMES if "+error-" in n])
 def test_a_barrier_changes_the_tile_only_next_to_its_sides(name: str) -> None:
     base, sides = name.split("+error-")
-    plain, barred = tile_pixels(base), tile_pixels(name)
+    # an open cell's barriers stand on the plain empty cell: its ring's "-1 point per tile's
+    # end into it" would count each barred end a second time
+    plain, barred = tile_pixels("empty-cell" if base == "open" else base), tile_pixels(name)
     changed = plain != barred
     assert not (changed & ~_near(sides)).any(), name
     for side in sides:  # each barrier is there: a red and white bar in a black frame
@@ -269,6 +271,19 @@ def test_a_barrier_changes_the_tile_only_next_to_its_sides(name: str) -> None:
         assert changed[inside].sum() >= 200, (name, side)
     # black frame, red and white stripes: palette entries 5, 7 and 4
     assert set(np.unique(barred[changed]).tolist()) == {4, 5, 7}, name
+
+
+def test_a_barred_open_cell_loses_its_ring() -> None:
+    # on a terminal board an open cell with barriers shows no ring: the ring's legend prices
+    # each tile's end into it at -1, which its barriers already say
+    ring = tile_pixels("open") != tile_pixels("empty-cell")
+    for name in (n for n in ERROR_TILE_NAMES if n.startswith("open+error-")):
+        barred = tile_pixels(name)
+        assert not (barred[ring] == tile_pixels("open")[ring]).all(), name
+        assert (
+            barred[~_near(name.split("+error-")[1])]
+            == tile_pixels("empty-cell")[~_near(name.split("+error-")[1])]
+        ).all(), name
 
 
 def test_the_barrier_does_not_cover_the_route_it_stops() -> None:
