@@ -26,8 +26,8 @@ from tests.render.strips import texts
                 "100 playouts per move",
                 "never revisits a position",
                 "reward: closeness to goal",
-                "closeness to goal: 1 - pours still needed (at least) / 48, "
-                "its most (12 colours x 4)",
+                "closeness to goal: 1 - pours still needed (at least) / 48 "
+                "(its most: 12 colours x 4)",
             ],
         ),
         (
@@ -176,7 +176,7 @@ def test_water_sort_names_its_value_functions_in_words() -> None:
     # "/ 48" says what 48 is: the estimate's most, every cell its own run
     assert describe("progress") == (
         "closeness to goal",
-        "1 - pours still needed (at least) / 48, its most (12 colours x 4)",
+        "1 - pours still needed (at least) / 48 (its most: 12 colours x 4)",
     )
     assert describe("sorted") == ("share of tubes sorted", "tubes of one colour / 12")
     # the heuristics are named by what they estimate, not "heuristic runs"
@@ -190,7 +190,7 @@ def test_water_sort_names_its_value_functions_in_words() -> None:
     assert [f.text() for f in opening.fields][:3] == [
         "search: A*",
         "heuristic: pours still needed (at least)",
-        "closeness to goal: 1 - pours still needed (at least) / 48, its most (12 colours x 4)",
+        "closeness to goal: 1 - pours still needed (at least) / 48 (its most: 12 colours x 4)",
     ]
     checked = 0
     for _, text in frames("watersort-astar")[1:]:

@@ -164,8 +164,10 @@ class WaterSortDomain(Domain):
     def describe_value_function(self, name: str) -> tuple[str, str] | None:
         """What the strip calls value function or heuristic ``name`` and what it measures,
         in words a reader can check on the board: ``progress`` is ``("closeness to goal",
-        "1 - pours still needed (at least) / 48, its most (12 colours x 4)")`` (the ``runs``
-        estimate of the pours left, over its largest possible value: colours x capacity),
+        "1 - pours still needed (at least) / 48 (its most: 12 colours x 4)")`` (the ``runs``
+        estimate of the pours left, over its largest possible value: colours x capacity;
+        both asides in brackets, so that a narrow strip that drops them keeps a whole
+        sentence, not "/ 48, its most"),
         ``sorted`` is ``("share of tubes sorted", "tubes of one colour / 12")``; the
         heuristics are estimates of the pours left that never overestimate: ``runs`` is
         ``("pours still needed (at least)", ...)``, ``spread`` a weaker one. None for
@@ -173,8 +175,8 @@ class WaterSortDomain(Domain):
         if name == "progress":
             colours, capacity = self.colours, self.options.capacity
             return "closeness to goal", (
-                f"1 - pours still needed (at least) / {colours * capacity}, its most "
-                f"({colours} colours x {capacity})"
+                f"1 - pours still needed (at least) / {colours * capacity} "
+                f"(its most: {colours} colours x {capacity})"
             )
         if name == "sorted":
             return "share of tubes sorted", f"tubes of one colour / {self.colours}"
