@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from searchvid.render.fieldwords import WORK
 from searchvid.render.hud import HudText
 from searchvid.render.narration import Narration
 from searchvid.render.setting_words import OutOfReach, out_of_reach
@@ -140,9 +141,6 @@ def held_last(video: VideoOptions) -> VideoOptions:
         return dataclasses.replace(video, hold_last=video.closing)
     return video
 
-
-WORK = "work"
-"""The name of a search's cost in its own unit on cards and race stamps."""
 
 SEARCHED_COUNT = " searched"
 """How the name of an algorithm's count of every node it searched ends (``nodes searched``):

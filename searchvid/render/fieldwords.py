@@ -16,9 +16,9 @@ SEARCH_COUNTERS = frozenset({"frontier", "level", "kept"})
 ended, not the board shown, so those frames leave them out."""
 
 WORK = "work"
-"""The name of a search's work in its own unit (``work 1,204 expansions``: the race's and the
-closing card's count, :data:`searchvid.render.cards.WORK`); a strip that shows it shows no
-step count beside it."""
+"""The name of a search's work in its own unit (``work 1,204 expansions``), on cards, race
+stamps and the frames of a frontier search alone; a strip that shows it shows no step count
+beside it."""
 
 FOUND_AT = "found at step"
 """What the closing card calls the step of the best board it shows: the step it was found
