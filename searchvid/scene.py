@@ -351,7 +351,8 @@ class Scene:
         spec = self.searches[index]
         score = self.score(index)
         several = len(self.searches) > 1
-        algorithm = spec.algorithm_type.display_name_for(self.root())
+        root = self.root()  # one start for the name, the cards' words and the strip's size
+        algorithm = spec.algorithm_type.display_name_for(root)
         # a single random walk is narrated as the random player it is (random_walk.py)
         narrated = getattr(spec.algorithm_type, "narrated_as", None)
         words = narrated(spec.options) if narrated is not None else None
@@ -375,12 +376,12 @@ class Scene:
                 self.video.frames,
                 self.domain.has_goal,
                 self.domain,
-                self._stated_defaults(spec),
+                self._stated_defaults(spec, root),
             )
             + describe_reach(
                 spec.algorithm_type.name,
                 spec.options,
-                self.goal_moves_bound(),
+                self.goal_moves_bound(root),
                 self.domain,
                 self._value_name(index) if shows_values else None,
             ),
@@ -389,6 +390,7 @@ class Scene:
             backtracks=self.video.undo_mark and getattr(spec.algorithm_type, "backtracks", False),
             heat=_thinks_in_iterations(spec),
             compare=self._comparison() if not several else None,
+            start=root,
         )
 
     def _comparison(self) -> Callable[[], Sequence[Field]] | None:
@@ -420,7 +422,7 @@ class Scene:
         search.work_limit = self.video.max_events
         return self._traversal(search)
 
-    def _stated_defaults(self, spec: SearchSpec) -> dict[str, Any]:
+    def _stated_defaults(self, spec: SearchSpec, root: Any) -> dict[str, Any]:
         """The options of ``spec``'s algorithm with their defaults, for the opening card to
         state those the scene leaves unset (:func:`~searchvid.render.setting_words.unset_said`):
         but alpha-beta where it cannot cut off as a rule, a one-player game of chance (the
@@ -429,14 +431,15 @@ class Scene:
         defaults = {
             key: default for key, _, default in option_docs(spec.algorithm_type.options_type)
         }
-        caps = capabilities_of(self.root())
+        caps = capabilities_of(root)
         if Capability.CHANCE in caps and Capability.TO_MOVE not in caps:
             defaults.pop("alpha_beta", None)
         return defaults
 
-    def goal_moves_bound(self) -> int | None:
+    def goal_moves_bound(self, start: Any = None) -> int | None:
         """The domain's lower bound on the moves any goal needs from the start (its optional
-        hook ``goal_moves_bound``); None without a goal, the hook, or a bound.
+        hook ``goal_moves_bound``); None without a goal, the hook, or a bound. ``start``: the
+        domain's root if the caller made one already (None: made here).
 
         Raises:
             UserCodeError: A domain of the user's returned something other than an int >= 0
@@ -444,7 +447,7 @@ class Scene:
         """
         if not self.domain.has_goal:
             return None
-        bound = goal_bound(self.domain, self.root())
+        bound = goal_bound(self.domain, self.root() if start is None else start)
         if bound is None or (isinstance(bound, int) and not isinstance(bound, bool) and bound >= 0):
             return bound
         where = method_location(self.domain, "goal_moves_bound")

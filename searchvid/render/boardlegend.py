@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from searchvid.render.atlas import RGB
 from searchvid.render.hud import HUD_COLORS
+from searchvid.render.linewrap import greedy
 from searchvid.render.placed import COLOR as PLACED
 from searchvid.render.placed import WORDS as PLACED_WORDS
 from searchvid.render.placed import swatch as placed_swatch
@@ -177,18 +178,9 @@ class BoardLegend:
         return self.swatch + 6 + self._text.advance(mark.text)
 
     def _wrap(self) -> list[list[Mark]]:
-        lines: list[list[Mark]] = []
-        room = self.width - 2 * _MARGIN
-        used = room + 1
-        for mark in self._marks:
-            width = self._entry_width(mark)
-            if lines and used + _GAP + width <= room:
-                lines[-1].append(mark)
-                used += _GAP + width
-            else:
-                lines.append([mark])
-                used = width
-        return lines
+        widths = [self._entry_width(mark) for mark in self._marks]
+        rows = greedy(widths, self.width - 2 * _MARGIN, _GAP)
+        return [[self._marks[i] for i in row] for row in rows]
 
     def _draw(self, pixels: Pixels) -> None:
         s, line = self.swatch, self.swatch + 4

@@ -333,10 +333,13 @@ def opening_texts(voice: Voice) -> tuple[str, ...]:
     (its ``root()``), for sizing the strip to hold the card whole
     (:attr:`~searchvid.render.hud.StripContent.card`); none where the narrator has no
     start to describe."""
-    root = getattr(voice.narrator, "root", None)
-    if root is None:
-        return ()
-    start = Event(EventKind.ENTER, root(), 0, 0, None, None, None)
+    node = voice.start
+    if node is None:
+        root = getattr(voice.narrator, "root", None)
+        if root is None:
+            return ()
+        node = root()
+    start = Event(EventKind.ENTER, node, 0, 0, None, None, None)
     return Narration(voice).opening(start).status_texts()
 
 

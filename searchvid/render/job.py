@@ -77,6 +77,9 @@ class RenderJob:
     heat: bool = False
     compare: Callable[[], Sequence[Field]] | None = None
     """The closing card's words on a search to compare with (``[compare]``; None: none)."""
+    start: Any = None
+    """The domain's start position as the scene made it for this job, for the opening card's
+    words before the search runs (None: the narrator's own ``root()``)."""
 
     def voice(self) -> Voice:
         """How the strip narrates this search."""
@@ -93,6 +96,7 @@ class RenderJob:
             best_name=self.best_name,
             doing=self.doing,
             compare=self.compare,
+            start=self.start,
         )
 
 

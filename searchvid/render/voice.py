@@ -103,6 +103,9 @@ class Voice:
     """The closing card's words on another search run from the same start (the scene's
     ``[compare]``, :class:`~searchvid.render.comparison.Comparison`), asked for only when
     the card is drawn (None: no comparison)."""
+    start: Any = None
+    """The domain's start position, for sizing the strip to the opening card before the
+    search runs (None: the narrator's ``root()``, asked then)."""
     steps: bool = True
     """Whether the strip counts the search's steps (its events). A race's columns leave it
     out: they advance by work, and equal step counts beside unequal work would read as a
